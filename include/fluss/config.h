@@ -1,0 +1,53 @@
+// Client configuration: string key/value pairs, validated into typed options.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "fluss/status.h"
+
+namespace fluss {
+
+/// Typed client options. Each field names the keys that set it (the seed's key first, then the
+/// Java client's key) and its default.
+struct ClientOptions {
+  /// "bootstrap.servers": comma-separated host:port list. Default "127.0.0.1:9123".
+  std::string bootstrap_servers = "127.0.0.1:9123";
+  /// "request.max.size" / "client.writer.request-max-size": max bytes of one produce request.
+  int64_t request_max_size = 10 * 1024 * 1024;
+  /// "writer.acks" / "client.writer.acks": "all" (-1), "0" or "1". Default all.
+  int32_t writer_acks = -1;
+  /// "writer.retries" / "client.writer.retries": retries of a failed batch. Default 2147483647.
+  int32_t writer_retries = 2147483647;
+  /// "writer.batch.size" / "client.writer.batch-size": bytes at which a bucket's batch closes.
+  int64_t writer_batch_size = 2 * 1024 * 1024;
+  /// "client.writer.batch-timeout" (ms or a duration like "100 ms"): linger before a
+  /// non-full batch is sent. Default 100 ms.
+  int64_t writer_batch_timeout_ms = 100;
+  /// "client.writer.buffer.memory-size": bytes of pending write data before appends wait.
+  int64_t writer_buffer_memory_size = 64 * 1024 * 1024;
+  /// "client.writer.buffer.wait-timeout": how long an append waits for buffer memory.
+  int64_t writer_buffer_wait_timeout_ms = INT64_MAX / 4;
+  /// "client.writer.enable-idempotence": writer id + batch sequences. Default true.
+  bool writer_enable_idempotence = true;
+  /// "client.scanner.log.fetch.max-bytes": budget of one fetch response. Default 16 MiB.
+  int32_t fetch_max_bytes = 16 * 1024 * 1024;
+  /// "client.scanner.log.fetch.max-bytes-for-bucket": per-bucket budget. Default 1 MiB.
+  int32_t fetch_max_bytes_for_bucket = 1024 * 1024;
+  /// "client.scanner.log.fetch.min-bytes": server waits for this many bytes. Default 1.
+  int32_t fetch_min_bytes = 1;
+  /// "client.scanner.log.fetch.wait-max-time": longest server-side fetch wait. Default 500 ms.
+  int32_t fetch_wait_max_time_ms = 500;
+  /// "client.request-timeout": deadline of every request. Default 30 s.
+  int64_t request_timeout_ms = 30000;
+  /// "client.connect-timeout": deadline of a TCP connect. Default 120 s.
+  int64_t connect_timeout_ms = 120000;
+};
+
+/// Parses `properties` into ClientOptions. An unknown key or an unparsable value fails with
+/// InvalidArgument naming the key. Sizes accept plain bytes or a unit ("64mb", "1 kb");
+/// durations accept plain milliseconds or a unit ("100 ms", "30 s", "2 min").
+Result<ClientOptions> ParseClientOptions(const std::map<std::string, std::string>& properties);
+
+}  // namespace fluss

@@ -1,0 +1,87 @@
+// Metadata types of the public API: table paths, schemas, descriptors, table and database info.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <arrow/type_fwd.h>
+
+#include "fluss/status.h"
+
+namespace fluss {
+
+/// Start offset meaning "the log start offset of the bucket" (Fluss EARLIEST, -2 on the wire).
+inline constexpr int64_t kEarliestOffset = -2;
+/// Start offset meaning "the high watermark at subscribe time": only records written afterwards.
+inline constexpr int64_t kLatestOffset = -1;
+
+/// A table's identity: database name and table name.
+struct TablePath {
+  std::string database_name;
+  std::string table_name;
+  /// "database.table"
+  std::string ToString() const { return database_name + "." + table_name; }
+  bool operator==(const TablePath&) const = default;
+};
+
+/// A table schema: Arrow fields (names, types, nullability; a field metadata key "comment"
+/// becomes the column comment) plus the primary-key column names (empty for a log table).
+///
+/// Supported Arrow types and the Fluss types they map to: bool BOOLEAN; int8/16/32/64
+/// TINYINT/SMALLINT/INT/BIGINT; float32/64 FLOAT/DOUBLE; string/large_string STRING;
+/// binary/large_binary BYTES; fixed_size_binary(n) BINARY(n); decimal128(p,s) DECIMAL(p,s);
+/// date32 DATE; time32(s|ms)/time64(us|ns) TIME(0|3|6|9); timestamp(unit) TIMESTAMP(0|3|6|9);
+/// timestamp(unit, tz) TIMESTAMP_LTZ(0|3|6|9).
+struct Schema {
+  std::shared_ptr<arrow::Schema> arrow_schema;
+  std::vector<std::string> primary_keys;
+};
+
+/// Everything needed to create a table. `log_format` and `kv_format` of the Python API are the
+/// properties "table.log.format" and "table.kv.format".
+struct TableDescriptor {
+  Schema schema;
+  std::vector<std::string> partition_keys;
+  std::optional<int32_t> bucket_count;
+  std::vector<std::string> bucket_keys;
+  std::optional<std::string> comment;
+  std::map<std::string, std::string> properties;         ///< "table.*" options, validated by the server
+  std::map<std::string, std::string> custom_properties;  ///< free-form, stored as given
+};
+
+/// A table as the server describes it (GetTableInfo), server defaults included.
+struct TableInfo {
+  TablePath table_path;
+  int64_t table_id = -1;
+  int32_t schema_id = -1;
+  int64_t created_time = 0;   ///< epoch milliseconds
+  int64_t modified_time = 0;  ///< epoch milliseconds
+  int32_t num_buckets = 1;    ///< buckets per table (per partition for partitioned tables)
+  TableDescriptor descriptor;
+  /// Property value, or `fallback` when the server did not materialise it.
+  std::string Property(const std::string& key, const std::string& fallback) const;
+  /// "ARROW", "INDEXED" or "COMPACTED" (server default ARROW when absent).
+  std::string LogFormat() const { return Property("table.log.format", "ARROW"); }
+  bool HasPrimaryKey() const { return !descriptor.schema.primary_keys.empty(); }
+  bool IsPartitioned() const { return !descriptor.partition_keys.empty(); }
+};
+
+/// A database's description: comment and custom properties.
+struct DatabaseDescriptor {
+  std::optional<std::string> comment;
+  std::map<std::string, std::string> custom_properties;
+};
+
+/// A database as the server describes it (GetDatabaseInfo).
+struct DatabaseInfo {
+  std::string database_name;
+  DatabaseDescriptor descriptor;
+  int64_t created_time = 0;   ///< epoch milliseconds
+  int64_t modified_time = 0;  ///< epoch milliseconds
+};
+
+}  // namespace fluss

@@ -1,0 +1,58 @@
+"""Python client for Apache Fluss, on a C++ core (libfluss).
+
+Asyncio-first: calls that talk to the cluster return awaitables; the one-shot and polling reads
+of a scanner are blocking (GIL released) with ``*_async`` twins. Arrow data crosses between
+C++ and Python through the Arrow C Data Interface.
+"""
+
+from __future__ import annotations
+
+import pyarrow as _pa  # noqa: F401  (loads libarrow before the native module needs it)
+
+from ._errors import FlussError, FlussTimeoutError
+from ._api import (
+    EARLIEST_OFFSET,
+    LATEST_OFFSET,
+    AppendWriter,
+    ChangeType,
+    Config,
+    DatabaseDescriptor,
+    DatabaseInfo,
+    FlussAdmin,
+    FlussConnection,
+    FlussTable,
+    LogScanner,
+    OffsetType,
+    Schema,
+    TableDescriptor,
+    TableInfo,
+    TablePath,
+    TableScan,
+    WriteResultHandle,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "EARLIEST_OFFSET",
+    "LATEST_OFFSET",
+    "AppendWriter",
+    "ChangeType",
+    "Config",
+    "DatabaseDescriptor",
+    "DatabaseInfo",
+    "FlussAdmin",
+    "FlussConnection",
+    "FlussError",
+    "FlussTimeoutError",
+    "FlussTable",
+    "LogScanner",
+    "OffsetType",
+    "Schema",
+    "TableDescriptor",
+    "TableInfo",
+    "TablePath",
+    "TableScan",
+    "WriteResultHandle",
+    "__version__",
+]

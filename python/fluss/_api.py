@@ -1,0 +1,741 @@
+"""The seed guide's API: connection, admin, tables, writers, scanners."""
+
+from __future__ import annotations
+
+import atexit
+import enum
+import weakref
+from typing import Any, Dict, Iterable, List, Optional
+
+import pyarrow as pa
+
+from . import _fluss
+from ._async import future_from
+from ._errors import FlussError, _make_error
+
+_fluss._set_helpers(_make_error, future_from)
+
+#: Start offset meaning "the log start offset of the bucket" (read everything retained).
+EARLIEST_OFFSET = -2
+#: Start offset meaning "the end of the bucket when subscribing": only records written later.
+LATEST_OFFSET = -1
+
+
+class OffsetType:
+    """Offset kinds accepted by ``FlussAdmin.list_offsets``."""
+
+    EARLIEST = "earliest"
+    LATEST = "latest"
+    TIMESTAMP = "timestamp"
+
+
+class ChangeType(enum.IntEnum):
+    """Change type of a record: ``+A`` for every record of a log table."""
+
+    AppendOnly = 0
+    Insert = 1
+    UpdateBefore = 2
+    UpdateAfter = 3
+    Delete = 4
+
+    def short_string(self) -> str:
+        """The Fluss short form: ``+A``, ``+I``, ``-U``, ``+U`` or ``-D``."""
+        return ("+A", "+I", "-U", "+U", "-D")[int(self)]
+
+
+class _ArrowCapsule:
+    """Holds a native Arrow C Data Interface capsule so pyarrow can import it."""
+
+    def __init__(self, capsule):
+        self._capsule = capsule
+
+    def __arrow_c_schema__(self):
+        return self._capsule
+
+    def __arrow_c_stream__(self, requested_schema=None):
+        return self._capsule
+
+
+def _schema_from_capsule(capsule) -> pa.Schema:
+    return pa.schema(_ArrowCapsule(capsule))
+
+
+def _table_from_capsule(capsule) -> pa.Table:
+    return pa.table(_ArrowCapsule(capsule))
+
+
+# ------------------------------------------------------------------------------- config
+
+_SEED_DEFAULTS = {
+    "bootstrap.servers": "127.0.0.1:9123",
+    "request.max.size": "10485760",
+    "writer.acks": "all",
+    "writer.retries": "2147483647",
+    "writer.batch.size": "2097152",
+}
+
+
+class Config:
+    """Client configuration.
+
+    Args:
+        properties: ``{key: value}``. Seed keys (defaults): ``bootstrap.servers``
+            (``127.0.0.1:9123``, comma-separated ``host:port`` list), ``request.max.size``
+            (10485760 bytes), ``writer.acks`` (``all``), ``writer.retries`` (2147483647),
+            ``writer.batch.size`` (2097152 bytes). Java client keys are accepted too, e.g.
+            ``client.request-timeout`` (30 s), ``client.connect-timeout`` (120 s),
+            ``client.writer.batch-timeout`` (100 ms), ``client.writer.buffer.memory-size``
+            (64 MiB), ``client.writer.buffer.wait-timeout``, ``client.writer.enable-idempotence``,
+            ``client.scanner.log.fetch.max-bytes`` (16 MiB),
+            ``client.scanner.log.fetch.max-bytes-for-bucket`` (1 MiB),
+            ``client.scanner.log.fetch.min-bytes`` (1), ``client.scanner.log.fetch.wait-max-time``
+            (500 ms). Sizes take bytes or units (``64mb``); durations take milliseconds or units
+            (``30 s``). Values may be str, int or bool.
+
+    Raises:
+        FlussError: for an unknown key or a value that does not parse, naming the key.
+    """
+
+    def __init__(self, properties: Optional[Dict[str, Any]] = None):
+        self._props: Dict[str, str] = {}
+        for key, value in (properties or {}).items():
+            self._set(key, value)
+        _fluss._validate_config(self._props)
+
+    def _set(self, key, value) -> None:
+        if not isinstance(key, str):
+            raise FlussError(f"config key {key!r} must be a str")
+        if isinstance(value, bool):
+            value = "true" if value else "false"
+        elif isinstance(value, (int, float)):
+            value = str(value)
+        elif not isinstance(value, str):
+            raise FlussError(f"config '{key}': value {value!r} must be a str, int or bool")
+        self._props[key] = value
+
+    def _get(self, key: str) -> str:
+        return self._props.get(key, _SEED_DEFAULTS.get(key, ""))
+
+    def _update(self, key: str, value) -> None:
+        old = dict(self._props)
+        self._set(key, value)
+        try:
+            _fluss._validate_config(self._props)
+        except FlussError:
+            self._props = old
+            raise
+
+    @property
+    def bootstrap_server(self) -> str:
+        """``bootstrap.servers``: the servers to ask for cluster metadata."""
+        return self._get("bootstrap.servers")
+
+    @bootstrap_server.setter
+    def bootstrap_server(self, value: str) -> None:
+        self._update("bootstrap.servers", value)
+
+    @property
+    def request_max_size(self) -> int:
+        """``request.max.size``: largest produce request in bytes."""
+        return int(self._get("request.max.size"))
+
+    @request_max_size.setter
+    def request_max_size(self, value: int) -> None:
+        self._update("request.max.size", value)
+
+    @property
+    def writer_batch_size(self) -> int:
+        """``writer.batch.size``: bytes at which a bucket's batch is closed and sent."""
+        return int(self._get("writer.batch.size"))
+
+    @writer_batch_size.setter
+    def writer_batch_size(self, value: int) -> None:
+        self._update("writer.batch.size", value)
+
+    def to_dict(self) -> Dict[str, str]:
+        """The properties given (defaults not included)."""
+        return dict(self._props)
+
+
+# ------------------------------------------------------------------------------- metadata
+
+
+class TablePath:
+    """A table's identity: ``TablePath(database_name, table_name)``."""
+
+    __slots__ = ("database_name", "table_name")
+
+    def __init__(self, database_name: str, table_name: str):
+        if not isinstance(database_name, str) or not isinstance(table_name, str):
+            raise FlussError("TablePath: database_name and table_name must be str")
+        self.database_name = database_name
+        self.table_name = table_name
+
+    def table_path_str(self) -> str:
+        """``"database.table"``"""
+        return f"{self.database_name}.{self.table_name}"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, TablePath) and (self.database_name, self.table_name) == (
+            other.database_name,
+            other.table_name,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.database_name, self.table_name))
+
+    def __repr__(self) -> str:
+        return f"TablePath({self.database_name!r}, {self.table_name!r})"
+
+    __str__ = table_path_str
+
+
+def _type_string(t: pa.DataType) -> str:
+    if pa.types.is_boolean(t):
+        return "boolean"
+    for check, name in (
+        (pa.types.is_int8, "tinyint"),
+        (pa.types.is_int16, "smallint"),
+        (pa.types.is_int32, "int"),
+        (pa.types.is_int64, "bigint"),
+        (pa.types.is_float32, "float"),
+        (pa.types.is_float64, "double"),
+        (pa.types.is_date32, "date"),
+    ):
+        if check(t):
+            return name
+    if pa.types.is_string(t) or pa.types.is_large_string(t):
+        return "string"
+    if pa.types.is_fixed_size_binary(t):
+        return f"binary({t.byte_width})"
+    if pa.types.is_binary(t) or pa.types.is_large_binary(t):
+        return "bytes"
+    if pa.types.is_decimal(t):
+        return f"decimal({t.precision},{t.scale})"
+    precision = {"s": 0, "ms": 3, "us": 6, "ns": 9}
+    if pa.types.is_time(t):
+        return f"time({precision[t.unit]})"
+    if pa.types.is_timestamp(t):
+        kind = "timestamp_ltz" if t.tz else "timestamp"
+        return f"{kind}({precision[t.unit]})"
+    return str(t)
+
+
+class Schema:
+    """A table schema: a ``pyarrow.Schema`` plus optional primary-key column names.
+
+    Field nullability is kept (``nullable=False`` makes a NOT NULL column); primary-key columns
+    are NOT NULL. A field metadata entry ``b"comment"`` becomes the column comment.
+
+    Raises:
+        FlussError: if ``schema`` is not a ``pyarrow.Schema`` or a primary key is not a column.
+    """
+
+    def __init__(self, schema: pa.Schema, primary_keys: Optional[List[str]] = None):
+        if not isinstance(schema, pa.Schema):
+            raise FlussError(f"Schema: expected a pyarrow.Schema, got {type(schema).__name__}")
+        pks = list(primary_keys or [])
+        for pk in pks:
+            if pk not in schema.names:
+                raise FlussError(f"Schema: primary key column '{pk}' is not in the schema")
+        if pks:
+            schema = pa.schema(
+                [f.with_nullable(False) if f.name in pks else f for f in schema], metadata=schema.metadata
+            )
+        self._schema = schema
+        self._primary_keys = pks
+
+    @property
+    def arrow_schema(self) -> pa.Schema:
+        """The ``pyarrow.Schema``."""
+        return self._schema
+
+    def get_column_names(self) -> List[str]:
+        return list(self._schema.names)
+
+    def get_column_types(self) -> List[str]:
+        """Fluss type names, e.g. ``int``, ``timestamp_ltz(6)``, ``decimal(10,2)``; NOT NULL
+        columns end in `` NOT NULL``."""
+        return [_type_string(f.type) + ("" if f.nullable else " NOT NULL") for f in self._schema]
+
+    def get_columns(self) -> List[tuple]:
+        return list(zip(self.get_column_names(), self.get_column_types()))
+
+    def get_primary_keys(self) -> List[str]:
+        return list(self._primary_keys)
+
+    def __str__(self) -> str:
+        cols = ", ".join(f"{n} {t}" for n, t in self.get_columns())
+        pk = f", PRIMARY KEY ({', '.join(self._primary_keys)})" if self._primary_keys else ""
+        return f"({cols}{pk})"
+
+    __repr__ = __str__
+
+
+class TableDescriptor:
+    """Everything needed to create a table.
+
+    Args:
+        schema: the ``fluss.Schema``.
+        partition_keys: partition column names (e.g. ``["region"]``).
+        bucket_count: number of buckets (server default when None).
+        bucket_keys: columns hashed to pick a row's bucket.
+        comment: table comment.
+        log_format: ``"ARROW"`` (default) or ``"INDEXED"`` (property ``table.log.format``).
+        kv_format: ``"COMPACTED"`` or ``"INDEXED"`` for primary-key tables (``table.kv.format``).
+        properties: ``table.*`` options, e.g. ``{"table.log.arrow.compression.type": "ZSTD"}``.
+        custom_properties: free-form key/value pairs stored with the table.
+    """
+
+    def __init__(
+        self,
+        schema: Schema,
+        *,
+        partition_keys: Optional[List[str]] = None,
+        bucket_count: Optional[int] = None,
+        bucket_keys: Optional[List[str]] = None,
+        comment: Optional[str] = None,
+        log_format: Optional[str] = None,
+        kv_format: Optional[str] = None,
+        properties: Optional[Dict[str, str]] = None,
+        custom_properties: Optional[Dict[str, str]] = None,
+    ):
+        if not isinstance(schema, Schema):
+            raise FlussError(f"TableDescriptor: schema must be a fluss.Schema, got {type(schema).__name__}")
+        if bucket_count is not None and (not isinstance(bucket_count, int) or bucket_count <= 0):
+            raise FlussError(f"TableDescriptor: bucket_count must be a positive int, got {bucket_count!r}")
+        self._schema = schema
+        self.partition_keys = list(partition_keys or [])
+        self.bucket_count = bucket_count
+        self.bucket_keys = list(bucket_keys or [])
+        self.comment = comment
+        props = {str(k): str(v) for k, v in (properties or {}).items()}
+        if log_format is not None:
+            if str(log_format).upper() not in ("ARROW", "INDEXED", "COMPACTED"):
+                raise FlussError(f"TableDescriptor: log_format must be ARROW or INDEXED, got {log_format!r}")
+            props["table.log.format"] = str(log_format).upper()
+        if kv_format is not None:
+            if str(kv_format).upper() not in ("COMPACTED", "INDEXED"):
+                raise FlussError(f"TableDescriptor: kv_format must be COMPACTED or INDEXED, got {kv_format!r}")
+            props["table.kv.format"] = str(kv_format).upper()
+        self.properties = props
+        self.custom_properties = {str(k): str(v) for k, v in (custom_properties or {}).items()}
+
+    def get_schema(self) -> Schema:
+        return self._schema
+
+
+class TableInfo:
+    """A table as the server describes it (server defaults included)."""
+
+    def __init__(self, d: dict):
+        self._d = d
+        self._schema = Schema(_schema_from_capsule(d["schema"]), d["primary_keys"] or None)
+
+    table_id = property(lambda self: self._d["table_id"], doc="Server-assigned table id.")
+    schema_id = property(lambda self: self._d["schema_id"], doc="Current schema id (1 for a new table).")
+    created_time = property(lambda self: self._d["created_time"], doc="Creation time, epoch ms.")
+    modified_time = property(lambda self: self._d["modified_time"], doc="Last change time, epoch ms.")
+    num_buckets = property(lambda self: self._d["num_buckets"], doc="Buckets of the table (per partition).")
+    comment = property(lambda self: self._d["comment"], doc="Table comment or None.")
+
+    @property
+    def table_path(self) -> TablePath:
+        return TablePath(self._d["database_name"], self._d["table_name"])
+
+    def get_primary_keys(self) -> List[str]:
+        return list(self._d["primary_keys"])
+
+    def get_bucket_keys(self) -> List[str]:
+        return list(self._d["bucket_keys"])
+
+    def get_partition_keys(self) -> List[str]:
+        return list(self._d["partition_keys"])
+
+    def has_primary_key(self) -> bool:
+        return bool(self._d["primary_keys"])
+
+    def is_partitioned(self) -> bool:
+        return bool(self._d["partition_keys"])
+
+    def get_properties(self) -> Dict[str, str]:
+        return dict(self._d["properties"])
+
+    def get_custom_properties(self) -> Dict[str, str]:
+        return dict(self._d["custom_properties"])
+
+    def get_schema(self) -> Schema:
+        return self._schema
+
+    def get_column_names(self) -> List[str]:
+        return self._schema.get_column_names()
+
+    def get_column_count(self) -> int:
+        return len(self._schema.get_column_names())
+
+    def __repr__(self) -> str:
+        return f"TableInfo({self.table_path.table_path_str()}, id={self.table_id}, buckets={self.num_buckets}, schema={self._schema})"
+
+
+class DatabaseDescriptor:
+    """A database's comment and custom properties."""
+
+    def __init__(self, comment: Optional[str] = None, custom_properties: Optional[Dict[str, str]] = None):
+        self.comment = comment
+        self._custom = {str(k): str(v) for k, v in (custom_properties or {}).items()}
+
+    def get_custom_properties(self) -> Dict[str, str]:
+        return dict(self._custom)
+
+
+class DatabaseInfo:
+    """A database as the server describes it."""
+
+    def __init__(self, d: dict):
+        self.database_name: str = d["database_name"]
+        self.created_time: int = d["created_time"]
+        self.modified_time: int = d["modified_time"]
+        self._descriptor = DatabaseDescriptor(d["comment"], d["custom_properties"])
+
+    def get_database_descriptor(self) -> DatabaseDescriptor:
+        return self._descriptor
+
+
+# ------------------------------------------------------------------------------- admin
+
+_OFFSET_TYPES = {"earliest": 0, "latest": 1, "timestamp": 2}
+
+
+def _check_path(table_path) -> TablePath:
+    if not isinstance(table_path, TablePath):
+        raise FlussError(f"table_path must be a fluss.TablePath, got {type(table_path).__name__}")
+    return table_path
+
+
+class FlussAdmin:
+    """Database and table administration. Every method returns an awaitable."""
+
+    def __init__(self, native):
+        self._n = native
+
+    async def create_database(self, database_name: str, ignore_if_exists: bool = False,
+                              database_descriptor: Optional[DatabaseDescriptor] = None) -> None:
+        """Creates a database. Raises FlussError (6 DATABASE_ALREADY_EXIST unless
+        ``ignore_if_exists``; CLIENT_ERROR for a bad name)."""
+        d = database_descriptor or DatabaseDescriptor()
+        await self._n.create_database(database_name, d.comment, d.get_custom_properties(), bool(ignore_if_exists))
+
+    async def drop_database(self, database_name: str, ignore_if_not_exists: bool = False,
+                            cascade: bool = True) -> None:
+        """Drops a database and, with ``cascade``, its tables. Raises FlussError
+        (4 DATABASE_NOT_EXIST unless ``ignore_if_not_exists``; 5 DATABASE_NOT_EMPTY)."""
+        await self._n.drop_database(database_name, bool(ignore_if_not_exists), bool(cascade))
+
+    async def list_databases(self) -> List[str]:
+        """Names of all databases."""
+        return await self._n.list_databases()
+
+    async def database_exists(self, database_name: str) -> bool:
+        return await self._n.database_exists(database_name)
+
+    async def get_database_info(self, database_name: str) -> DatabaseInfo:
+        """Raises FlussError 4 DATABASE_NOT_EXIST."""
+        return DatabaseInfo(await self._n.get_database_info(database_name))
+
+    async def create_table(self, table_path: TablePath, table_descriptor: TableDescriptor,
+                           ignore_if_exists: Optional[bool] = False) -> None:
+        """Creates a table. Raises FlussError: 8 TABLE_ALREADY_EXIST unless
+        ``ignore_if_exists``, 4 DATABASE_NOT_EXIST, CLIENT_ERROR naming the column for a
+        schema the client cannot map (checked before anything is sent)."""
+        p = _check_path(table_path)
+        if not isinstance(table_descriptor, TableDescriptor):
+            raise FlussError("table_descriptor must be a fluss.TableDescriptor")
+        d = table_descriptor
+        s = d.get_schema()
+        await self._n.create_table(
+            p.database_name, p.table_name, s.arrow_schema, s.get_primary_keys(), d.partition_keys,
+            d.bucket_count, d.bucket_keys, d.comment, d.properties, d.custom_properties, bool(ignore_if_exists),
+        )
+
+    async def drop_table(self, table_path: TablePath, ignore_if_not_exists: bool = False) -> None:
+        """Raises FlussError 7 TABLE_NOT_EXIST unless ``ignore_if_not_exists``."""
+        p = _check_path(table_path)
+        await self._n.drop_table(p.database_name, p.table_name, bool(ignore_if_not_exists))
+
+    async def get_table(self, table_path: TablePath) -> TableInfo:
+        """The table's metadata. Raises FlussError 7 TABLE_NOT_EXIST."""
+        p = _check_path(table_path)
+        return TableInfo(await self._n.get_table_info(p.database_name, p.table_name))
+
+    get_table_info = get_table
+
+    async def list_tables(self, database_name: str) -> List[str]:
+        """Table names of a database. Raises FlussError 4 DATABASE_NOT_EXIST."""
+        return await self._n.list_tables(database_name)
+
+    async def table_exists(self, table_path: TablePath) -> bool:
+        p = _check_path(table_path)
+        return await self._n.table_exists(p.database_name, p.table_name)
+
+    async def list_offsets(self, table_path: TablePath, bucket_ids: Iterable[int], offset_type: str,
+                           timestamp: Optional[int] = None) -> Dict[int, int]:
+        """Offsets of buckets, asked from their leaders.
+
+        Args:
+            offset_type: ``"earliest"`` (log start), ``"latest"`` (high watermark: the offset the
+                next record will get) or ``"timestamp"`` (first offset whose commit time is at or
+                after ``timestamp``, epoch milliseconds).
+
+        Returns:
+            ``{bucket_id: offset}``.
+        """
+        p = _check_path(table_path)
+        kind = _OFFSET_TYPES.get(str(offset_type).lower())
+        if kind is None:
+            raise FlussError(f"list_offsets: offset_type must be 'earliest', 'latest' or 'timestamp', got {offset_type!r}")
+        if kind == 2 and timestamp is None:
+            raise FlussError("list_offsets: offset_type 'timestamp' needs timestamp (epoch milliseconds)")
+        return await self._n.list_offsets(p.database_name, p.table_name, [int(b) for b in bucket_ids], kind, timestamp)
+
+
+# ------------------------------------------------------------------------------- writing
+
+
+#: Returned by every write: ``await handle.wait()`` resolves once the server acknowledged it.
+WriteResultHandle = _fluss.WriteResultHandle
+
+
+class AppendWriter:
+    """Writes rows and Arrow data to a log table.
+
+    Rows go into per-bucket batches, sent when a batch reaches ``writer.batch.size`` bytes, after
+    ``client.writer.batch-timeout`` (100 ms), or on ``flush()``; each write returns a
+    ``WriteResultHandle`` to await or ignore.
+    """
+
+    def __init__(self, native, table_info: TableInfo):
+        self._n = native
+        self._schema = table_info.get_schema().arrow_schema
+        # Bind the native hot paths directly: no Python frame per row.
+        self.append = native.append
+        self.write_arrow_batch = self._write_arrow_batch
+
+    def append(self, row) -> WriteResultHandle:  # replaced per instance by the native method
+        """Appends one row: a dict ``{column: value}`` (nullable columns may be left out) or a
+        list/tuple in column order. Values: bool, int, float, str, bytes, datetime.date,
+        datetime.time, datetime.datetime (naive, or aware for ``timestamp(tz=...)`` columns),
+        decimal.Decimal.
+
+        Raises:
+            FlussError: naming the column for an unknown key, a wrong type, an out-of-range value,
+                a missing NOT NULL value or a wrong row length; nothing already queued is lost.
+        """
+        return self._n.append(row)
+
+    def _write_arrow_batch(self, batch: pa.RecordBatch) -> WriteResultHandle:
+        if not isinstance(batch, pa.RecordBatch):
+            raise FlussError(f"write_arrow_batch: expected a pyarrow.RecordBatch, got {type(batch).__name__}")
+        return self._n.write_arrow_batch(batch)
+
+    def write_arrow_batch(self, batch: pa.RecordBatch) -> WriteResultHandle:  # replaced per instance
+        """Appends a ``pyarrow.RecordBatch`` whose columns match the table's names and types.
+        Sent without per-row conversion. Raises FlussError naming a mismatched column."""
+        return self._write_arrow_batch(batch)
+
+    def write_arrow(self, table: pa.Table) -> None:
+        """Appends every batch of a ``pyarrow.Table`` (handles are not returned; use flush)."""
+        if not isinstance(table, pa.Table):
+            raise FlussError(f"write_arrow: expected a pyarrow.Table, got {type(table).__name__}")
+        for batch in table.to_batches():
+            self._write_arrow_batch(batch)
+
+    def write_pandas(self, df) -> None:
+        """Appends a pandas DataFrame, converted with the table's Arrow schema."""
+        table = pa.Table.from_pandas(df, schema=self._schema, preserve_index=False)
+        self.write_arrow(table)
+
+    def flush(self):
+        """Sends every open batch; the awaitable resolves when all writes made before the call
+        are acknowledged, raising FlussError with the first failure among them."""
+        return self._n.flush()
+
+
+# ------------------------------------------------------------------------------- reading
+
+
+class LogScanner:
+    """Reads buckets of a log table (returned by ``TableScan.create_batch_scanner``)."""
+
+    def __init__(self, native, table_info: TableInfo):
+        self._n = native
+        self._info = table_info
+        self._schema = _schema_from_capsule(native.schema_capsule())
+
+    def subscribe(self, bucket_id: int, start_offset: int) -> None:
+        """Reads ``bucket_id`` from ``start_offset`` (an offset, EARLIEST_OFFSET or LATEST_OFFSET).
+        Raises FlussError for a bucket outside the table or an invalid offset."""
+        self._n.subscribe(int(bucket_id), int(start_offset))
+
+    def subscribe_buckets(self, bucket_offsets: Dict[int, int]) -> None:
+        """``subscribe`` for each ``{bucket_id: start_offset}`` item (all checked first)."""
+        for b, off in bucket_offsets.items():
+            if not (0 <= int(b) < self._info.num_buckets):
+                raise FlussError(f"bucket {b} is outside table {self._info.table_path} ({self._info.num_buckets} buckets)")
+        for b, off in bucket_offsets.items():
+            self._n.subscribe(int(b), int(off))
+
+    def unsubscribe(self, bucket_id: int) -> None:
+        """Stops reading ``bucket_id``."""
+        self._n.unsubscribe(int(bucket_id))
+
+    def to_arrow(self) -> pa.Table:
+        """Reads every subscribed bucket up to its high watermark at call time and returns a
+        ``pyarrow.Table`` (empty, with the scanner's schema, when there is nothing to read).
+        Blocks with the GIL released; Ctrl-C interrupts it."""
+        return _table_from_capsule(self._n.to_arrow_blocking())
+
+    def to_pandas(self):
+        """``to_arrow().to_pandas()``."""
+        return self.to_arrow().to_pandas()
+
+    async def to_arrow_async(self) -> pa.Table:
+        """Awaitable twin of ``to_arrow`` that never blocks the event loop."""
+        return _table_from_capsule(await self._n.to_arrow_async())
+
+    async def to_pandas_async(self):
+        """Awaitable twin of ``to_pandas``."""
+        return (await self.to_arrow_async()).to_pandas()
+
+
+class TableScan:
+    """Scan builder: optional projection, then a scanner."""
+
+    def __init__(self, table: "FlussTable"):
+        self._table = table
+        self._projection: Optional[List[int]] = None
+
+    def project(self, indices: List[int]) -> "TableScan":
+        """Keeps the columns at ``indices`` (table order), returned in the order given."""
+        n = self._table.get_table_info().get_column_count()
+        out = []
+        for i in indices:
+            if not isinstance(i, int) or not (0 <= i < n):
+                raise FlussError(f"project: column index {i!r} is out of range (table has {n} columns)")
+            out.append(i)
+        self._projection = out
+        return self
+
+    def project_by_name(self, names: List[str]) -> "TableScan":
+        """Keeps the named columns, returned in the order given."""
+        cols = self._table.get_table_info().get_column_names()
+        out = []
+        for name in names:
+            if name not in cols:
+                raise FlussError(f"project_by_name: column '{name}' is not in the table")
+            out.append(cols.index(name))
+        self._projection = out
+        return self
+
+    async def create_batch_scanner(self) -> LogScanner:
+        """A scanner returning Arrow tables (``to_arrow``) and DataFrames (``to_pandas``)."""
+        native = self._table._n.new_scanner(self._projection or [])
+        return LogScanner(native, self._table.get_table_info())
+
+
+class FlussTable:
+    """A table handle from ``FlussConnection.get_table``."""
+
+    def __init__(self, native, conn: "FlussConnection"):
+        self._n = native
+        self._conn = conn
+        self._info = TableInfo(native.info())
+
+    def new_scan(self) -> TableScan:
+        return TableScan(self)
+
+    async def new_append_writer(self) -> AppendWriter:
+        """A writer for this log table. Raises FlussError for a primary-key table."""
+        return AppendWriter(self._n.new_append_writer(), self._info)
+
+    def get_table_info(self) -> TableInfo:
+        return self._info
+
+    def get_table_path(self) -> TablePath:
+        return self._info.table_path
+
+    def has_primary_key(self) -> bool:
+        return self._info.has_primary_key()
+
+
+# ------------------------------------------------------------------------------- connection
+
+_open_connections: "weakref.WeakSet[FlussConnection]" = weakref.WeakSet()
+
+
+@atexit.register
+def _close_all() -> None:
+    # Stop I/O threads before the interpreter tears down (they call into Python).
+    for conn in list(_open_connections):
+        try:
+            conn.close()
+        except Exception:
+            pass
+
+
+class FlussConnection:
+    """A connection to a Fluss cluster. Create it with ``await FlussConnection.connect(config)``;
+    close it with ``close()`` or a ``with`` / ``async with`` block."""
+
+    def __init__(self, native):
+        self._n = native
+        self._closed = False
+        _open_connections.add(self)
+
+    @staticmethod
+    async def connect(config: Config) -> "FlussConnection":
+        """Connects to the cluster named by ``bootstrap.servers``.
+
+        Raises:
+            FlussError: error_code 1 NETWORK_EXCEPTION when no bootstrap server answers (e.g.
+                connection refused; reported within a second), -2 for a bad config.
+        """
+        if not isinstance(config, Config):
+            raise FlussError(f"connect: expected a fluss.Config, got {type(config).__name__}")
+        return FlussConnection(await _fluss._Connection.connect(config.to_dict()))
+
+    async def get_admin(self) -> FlussAdmin:
+        """The admin client (shares this connection)."""
+        self._check_open()
+        return FlussAdmin(self._n.get_admin())
+
+    async def get_table(self, table_path: TablePath) -> FlussTable:
+        """A table handle. Raises FlussError 7 TABLE_NOT_EXIST."""
+        self._check_open()
+        p = _check_path(table_path)
+        return FlussTable(await self._n.get_table(p.database_name, p.table_name), self)
+
+    def close(self) -> None:
+        """Flushes pending writes (waiting at most ``client.request-timeout``), then closes the
+        server connections and stops the I/O thread. Idempotent. Raises FlussError if pending
+        writes could not be acknowledged."""
+        if self._closed:
+            return
+        self._closed = True
+        _open_connections.discard(self)
+        self._n.close()
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise FlussError("the connection is closed")
+
+    def __enter__(self) -> "FlussConnection":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    async def __aenter__(self) -> "FlussConnection":
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        self.close()

@@ -1,0 +1,33 @@
+"""Bridge between native completions (delivered on the client's I/O thread) and asyncio."""
+
+from __future__ import annotations
+
+import asyncio
+
+
+def _settle(fut: asyncio.Future, err, value) -> None:
+    if fut.done():
+        return
+    if err is not None:
+        fut.set_exception(err)
+    else:
+        fut.set_result(value)
+
+
+def future_from(start):
+    """Returns an asyncio future resolved by the native ``start(done)``.
+
+    ``done(err, value)`` is called once, from the I/O thread (GIL held); it hands the outcome to
+    the event loop with ``call_soon_threadsafe``, so the loop is never blocked.
+    """
+    loop = asyncio.get_running_loop()
+    fut = loop.create_future()
+
+    def done(err, value):
+        try:
+            loop.call_soon_threadsafe(_settle, fut, err, value)
+        except RuntimeError:
+            pass  # the loop is closed: nobody is waiting any more
+
+    start(done)
+    return fut

@@ -1,0 +1,388 @@
+#include "convert.h"
+
+#include <Python.h>
+#include <datetime.h>
+
+#include <arrow/c/bridge.h>
+#include <arrow/record_batch.h>
+#include <arrow/table.h>
+#include <arrow/type.h>
+
+#include "bridge.h"
+
+namespace fluss::py {
+
+// ---------------------------------------------------------------- bridge helpers
+
+namespace {
+nb::object& ErrorFactory() {
+  static nb::object* f = new nb::object();  // leaked on purpose: outlives interpreter teardown
+  return *f;
+}
+}  // namespace
+
+void SetErrorFactory(nb::object f) { ErrorFactory() = std::move(f); }
+
+nb::object MakeError(const Status& st) {
+  return ErrorFactory()(st.message(), st.error_code(), st.IsRetriable(), static_cast<int>(st.code()));
+}
+
+PyRef::~PyRef() {
+  if (!obj_) return;
+  if (!Py_IsInitialized() || _Py_IsFinalizing()) return;  // leak rather than touch a dying interpreter
+  PyGILState_STATE s = PyGILState_Ensure();
+  Py_DECREF(obj_);
+  PyGILState_Release(s);
+}
+
+void CallDone(const std::shared_ptr<PyRef>& done, nb::handle error, nb::handle value) {
+  try {
+    done->get()(error, value);
+  } catch (nb::python_error& e) {
+    e.discard_as_unraisable(done->get());
+  }
+}
+
+StatusCallback MakeStatusCallback(nb::object done) {
+  auto ref = std::make_shared<PyRef>(std::move(done));
+  return [ref](Status st) {
+    nb::gil_scoped_acquire gil;
+    if (st.ok()) CallDone(ref, nb::none(), nb::none());
+    else CallDone(ref, MakeError(st), nb::none());
+  };
+}
+
+namespace {
+template <typename T>
+T* CapsulePointer(nb::handle capsule, const char* name) {
+  void* p = PyCapsule_GetPointer(capsule.ptr(), name);
+  if (!p) throw nb::python_error();
+  return static_cast<T*>(p);
+}
+
+void ReleaseSchemaCapsule(PyObject* cap) {
+  auto* s = static_cast<ArrowSchema*>(PyCapsule_GetPointer(cap, "arrow_schema"));
+  if (s) {
+    if (s->release) s->release(s);
+    delete s;
+  }
+}
+
+void ReleaseStreamCapsule(PyObject* cap) {
+  auto* s = static_cast<ArrowArrayStream*>(PyCapsule_GetPointer(cap, "arrow_array_stream"));
+  if (s) {
+    if (s->release) s->release(s);
+    delete s;
+  }
+}
+}  // namespace
+
+std::shared_ptr<arrow::Schema> ImportSchema(nb::handle obj) {
+  if (!nb::hasattr(obj, "__arrow_c_schema__"))
+    Throw(Status::InvalidArgument("expected a pyarrow.Schema, got " + std::string(nb::str(obj.type()).c_str())));
+  nb::object cap = obj.attr("__arrow_c_schema__")();
+  auto* c = CapsulePointer<ArrowSchema>(cap, "arrow_schema");
+  auto r = arrow::ImportSchema(c);
+  if (!r.ok()) Throw(Status::InvalidArgument("importing the Arrow schema: " + r.status().ToString()));
+  return *r;
+}
+
+std::shared_ptr<arrow::RecordBatch> ImportRecordBatch(nb::handle obj) {
+  if (!nb::hasattr(obj, "__arrow_c_array__"))
+    Throw(Status::InvalidArgument("expected a pyarrow.RecordBatch, got " + std::string(nb::str(obj.type()).c_str())));
+  nb::tuple caps = nb::cast<nb::tuple>(obj.attr("__arrow_c_array__")());
+  auto* s = CapsulePointer<ArrowSchema>(caps[0], "arrow_schema");
+  auto* a = CapsulePointer<ArrowArray>(caps[1], "arrow_array");
+  auto r = arrow::ImportRecordBatch(a, s);
+  if (!r.ok()) Throw(Status::InvalidArgument("importing the Arrow record batch: " + r.status().ToString()));
+  return *r;
+}
+
+nb::object ExportSchemaCapsule(const arrow::Schema& schema) {
+  auto* c = new ArrowSchema();
+  auto st = arrow::ExportSchema(schema, c);
+  if (!st.ok()) {
+    delete c;
+    Throw(Status::Internal("exporting a schema: " + st.ToString()));
+  }
+  return nb::steal(PyCapsule_New(c, "arrow_schema", ReleaseSchemaCapsule));
+}
+
+nb::object ExportTableCapsule(const std::shared_ptr<arrow::Table>& table) {
+  auto reader = std::make_shared<arrow::TableBatchReader>(table);
+  auto* c = new ArrowArrayStream();
+  auto st = arrow::ExportRecordBatchReader(reader, c);
+  if (!st.ok()) {
+    delete c;
+    Throw(Status::Internal("exporting a table: " + st.ToString()));
+  }
+  return nb::steal(PyCapsule_New(c, "arrow_array_stream", ReleaseStreamCapsule));
+}
+
+// ---------------------------------------------------------------- row conversion
+
+namespace {
+
+Status ColumnError(const std::string& column, const std::string& what) {
+  return Status::InvalidArgument("column '" + column + "': " + what);
+}
+
+std::string TypeName(PyObject* v) { return Py_TYPE(v)->tp_name; }
+
+// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
+int64_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
+  y -= m <= 2;
+  const int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const unsigned yoe = static_cast<unsigned>(y - era * 400);
+  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + static_cast<int64_t>(doe) - 719468;
+}
+
+int64_t UnitsPerSecond(arrow::TimeUnit::type u) {
+  switch (u) {
+    case arrow::TimeUnit::SECOND: return 1;
+    case arrow::TimeUnit::MILLI: return 1000;
+    case arrow::TimeUnit::MICRO: return 1000000;
+    case arrow::TimeUnit::NANO: return 1000000000;
+  }
+  return 1;
+}
+
+}  // namespace
+
+RowConverter::RowConverter(std::shared_ptr<arrow::Schema> schema) : schema_(std::move(schema)) {
+  if (!PyDateTimeAPI) PyDateTime_IMPORT;
+  for (const auto& f : schema_->fields()) {
+    Column c;
+    c.name = f->name();
+    c.py_name = PyUnicode_InternFromString(c.name.c_str());
+    switch (f->type()->id()) {
+      case arrow::Type::BOOL: c.kind = Kind::kBool; break;
+      case arrow::Type::INT8:
+      case arrow::Type::INT16:
+      case arrow::Type::INT32:
+      case arrow::Type::INT64: c.kind = Kind::kInt; break;
+      case arrow::Type::FLOAT:
+      case arrow::Type::DOUBLE: c.kind = Kind::kFloat; break;
+      case arrow::Type::STRING: c.kind = Kind::kString; break;
+      case arrow::Type::BINARY:
+      case arrow::Type::FIXED_SIZE_BINARY: c.kind = Kind::kBinary; break;
+      case arrow::Type::DATE32: c.kind = Kind::kDate; break;
+      case arrow::Type::TIME32:
+      case arrow::Type::TIME64:
+        c.kind = Kind::kTime;
+        c.units_per_second = UnitsPerSecond(static_cast<const arrow::TimeType&>(*f->type()).unit());
+        break;
+      case arrow::Type::TIMESTAMP: {
+        const auto& t = static_cast<const arrow::TimestampType&>(*f->type());
+        c.kind = t.timezone().empty() ? Kind::kTimestampNtz : Kind::kTimestampLtz;
+        c.units_per_second = UnitsPerSecond(t.unit());
+        break;
+      }
+      case arrow::Type::DECIMAL128:
+        c.kind = Kind::kDecimal;
+        c.scale = static_cast<const arrow::Decimal128Type&>(*f->type()).scale();
+        break;
+      default: c.kind = Kind::kBinary; break;  // rejected earlier by the table schema mapping
+    }
+    columns_.push_back(std::move(c));
+  }
+}
+
+Status RowConverter::Convert(PyObject* row, std::vector<Value>* out) const {
+  const size_t n = columns_.size();
+  out->assign(n, Value::Null());
+  if (PyDict_Check(row)) {
+    Py_ssize_t found = 0;
+    for (size_t i = 0; i < n; ++i) {
+      PyObject* v = PyDict_GetItemWithError(row, columns_[i].py_name);
+      if (!v) {
+        if (PyErr_Occurred()) throw nb::python_error();
+        continue;
+      }
+      ++found;
+      FLUSS_RETURN_NOT_OK(ConvertValue(columns_[i], v, &(*out)[i]));
+    }
+    if (found != PyDict_Size(row)) {
+      // Name the first key that is not a column.
+      PyObject *key, *value;
+      Py_ssize_t pos = 0;
+      while (PyDict_Next(row, &pos, &key, &value)) {
+        bool known = false;
+        if (PyUnicode_Check(key))
+          for (const auto& c : columns_)
+            if (PyUnicode_Compare(key, c.py_name) == 0) { known = true; break; }
+        if (!known) {
+          PyObject* r = PyObject_Repr(key);
+          std::string name = r ? PyUnicode_AsUTF8(r) : "?";
+          Py_XDECREF(r);
+          PyErr_Clear();
+          return Status::InvalidArgument("row has key " + name + " which is not a column of the table");
+        }
+      }
+    }
+    return Status::OK();
+  }
+  if (PyList_Check(row) || PyTuple_Check(row)) {
+    const Py_ssize_t len = PySequence_Fast_GET_SIZE(row);
+    if (static_cast<size_t>(len) != n)
+      return Status::InvalidArgument("row has " + std::to_string(len) + " values but the table has " +
+                                     std::to_string(n) + " columns");
+    PyObject** items = PySequence_Fast_ITEMS(row);
+    for (size_t i = 0; i < n; ++i) FLUSS_RETURN_NOT_OK(ConvertValue(columns_[i], items[i], &(*out)[i]));
+    return Status::OK();
+  }
+  return Status::InvalidArgument("a row must be a dict, list or tuple, got " + TypeName(row));
+}
+
+Status RowConverter::ConvertValue(const Column& c, PyObject* v, Value* out) const {
+  if (v == Py_None) {
+    *out = Value::Null();
+    return Status::OK();
+  }
+  switch (c.kind) {
+    case Kind::kBool:
+      if (!PyBool_Check(v)) return ColumnError(c.name, "expected bool, got " + TypeName(v));
+      *out = Value::Bool(v == Py_True);
+      return Status::OK();
+    case Kind::kInt: {
+      if (!PyLong_Check(v) || PyBool_Check(v)) return ColumnError(c.name, "expected int, got " + TypeName(v));
+      int overflow = 0;
+      long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+      if (overflow) return ColumnError(c.name, "integer value is out of range");
+      *out = Value::Int(x);
+      return Status::OK();
+    }
+    case Kind::kFloat:
+      if (PyFloat_Check(v)) {
+        *out = Value::Double(PyFloat_AS_DOUBLE(v));
+        return Status::OK();
+      }
+      if (PyLong_Check(v) && !PyBool_Check(v)) {
+        double d = PyLong_AsDouble(v);
+        if (d == -1.0 && PyErr_Occurred()) {
+          PyErr_Clear();
+          return ColumnError(c.name, "integer value is out of range for a float");
+        }
+        *out = Value::Double(d);
+        return Status::OK();
+      }
+      return ColumnError(c.name, "expected float, got " + TypeName(v));
+    case Kind::kString: {
+      if (!PyUnicode_Check(v)) return ColumnError(c.name, "expected str, got " + TypeName(v));
+      Py_ssize_t size;
+      const char* s = PyUnicode_AsUTF8AndSize(v, &size);
+      if (!s) {
+        PyErr_Clear();
+        return ColumnError(c.name, "string is not valid UTF-8 (lone surrogate)");
+      }
+      *out = Value::Bytes(std::string_view(s, static_cast<size_t>(size)));
+      return Status::OK();
+    }
+    case Kind::kBinary: {
+      char* s;
+      Py_ssize_t size;
+      if (PyBytes_Check(v)) {
+        PyBytes_AsStringAndSize(v, &s, &size);
+      } else if (PyByteArray_Check(v)) {
+        s = PyByteArray_AS_STRING(v);
+        size = PyByteArray_GET_SIZE(v);
+      } else {
+        return ColumnError(c.name, "expected bytes, got " + TypeName(v));
+      }
+      *out = Value::Bytes(std::string_view(s, static_cast<size_t>(size)));
+      return Status::OK();
+    }
+    case Kind::kDate:
+      if (!PyDate_Check(v) || PyDateTime_Check(v)) return ColumnError(c.name, "expected datetime.date, got " + TypeName(v));
+      *out = Value::Int(DaysFromCivil(PyDateTime_GET_YEAR(v), PyDateTime_GET_MONTH(v), PyDateTime_GET_DAY(v)));
+      return Status::OK();
+    case Kind::kTime: {
+      if (!PyTime_Check(v)) return ColumnError(c.name, "expected datetime.time, got " + TypeName(v));
+      const int64_t secs = PyDateTime_TIME_GET_HOUR(v) * 3600LL + PyDateTime_TIME_GET_MINUTE(v) * 60LL +
+                           PyDateTime_TIME_GET_SECOND(v);
+      const int64_t us = PyDateTime_TIME_GET_MICROSECOND(v);
+      const int64_t per = c.units_per_second;
+      if (per < 1000000 && us % (1000000 / per) != 0)
+        return ColumnError(c.name, "time " + std::string(nb::str(nb::handle(v)).c_str()) +
+                                       " has more precision than the column keeps");
+      *out = Value::Int(secs * per + (per >= 1000000 ? us * (per / 1000000) : us / (1000000 / per)));
+      return Status::OK();
+    }
+    case Kind::kTimestampNtz:
+    case Kind::kTimestampLtz: {
+      if (!PyDateTime_Check(v)) return ColumnError(c.name, "expected datetime.datetime, got " + TypeName(v));
+      int64_t offset_seconds = 0;
+      PyObject* tz = PyDateTime_DATE_GET_TZINFO(v);
+      if (tz != Py_None) {
+        if (c.kind == Kind::kTimestampNtz)
+          return ColumnError(c.name, "a timezone-aware datetime cannot go into a timestamp column without time zone");
+        nb::object off = nb::borrow(v).attr("utcoffset")();
+        if (!off.is_none())
+          offset_seconds = nb::cast<int64_t>(off.attr("days")) * 86400 + nb::cast<int64_t>(off.attr("seconds"));
+      }
+      const int64_t days = DaysFromCivil(PyDateTime_GET_YEAR(v), PyDateTime_GET_MONTH(v), PyDateTime_GET_DAY(v));
+      const int64_t secs = days * 86400 + PyDateTime_DATE_GET_HOUR(v) * 3600LL + PyDateTime_DATE_GET_MINUTE(v) * 60LL +
+                           PyDateTime_DATE_GET_SECOND(v) - offset_seconds;
+      int64_t us = PyDateTime_DATE_GET_MICROSECOND(v);
+      int64_t ns_extra = 0;
+      if (c.units_per_second == 1000000000 && PyObject_HasAttrString(v, "nanosecond"))
+        ns_extra = nb::cast<int64_t>(nb::borrow(v).attr("nanosecond"));  // pandas.Timestamp
+      const int64_t per = c.units_per_second;
+      if (per < 1000000 && us % (1000000 / per) != 0)
+        return ColumnError(c.name, "datetime has more precision than the column keeps");
+      int64_t value;
+      if (__builtin_mul_overflow(secs, per, &value)) return ColumnError(c.name, "datetime is out of range");
+      value += per >= 1000000 ? us * (per / 1000000) + ns_extra : us / (1000000 / per);
+      *out = Value::Int(value);
+      return Status::OK();
+    }
+    case Kind::kDecimal: {
+      // Exact conversion: digits of Decimal.as_tuple() at the column's scale; a value needing
+      // more fractional digits than the scale is rejected rather than rounded.
+      nb::handle h(v);
+      static PyObject* decimal_type = [] {
+        PyObject* mod = PyImport_ImportModule("decimal");
+        PyObject* t = mod ? PyObject_GetAttrString(mod, "Decimal") : nullptr;
+        Py_XDECREF(mod);
+        return t;
+      }();
+      if (PyLong_Check(v) && !PyBool_Check(v)) {
+        h = nb::borrow(decimal_type)(h).release();
+        nb::object owned = nb::steal(h);
+        return ConvertValue(c, owned.ptr(), out);  // owned stays alive: decimals hold no views
+      }
+      if (!decimal_type || !PyObject_IsInstance(v, decimal_type))
+        return ColumnError(c.name, "expected decimal.Decimal, got " + TypeName(v));
+      nb::tuple t = nb::cast<nb::tuple>(h.attr("as_tuple")());
+      nb::object exp_obj = t[2];
+      if (!PyLong_Check(exp_obj.ptr())) return ColumnError(c.name, "NaN or infinite decimal");
+      const int sign = nb::cast<int>(t[0]);
+      int64_t exp = nb::cast<int64_t>(exp_obj);
+      nb::tuple digits = nb::cast<nb::tuple>(t[1]);
+      std::vector<int> ds;
+      for (auto d : digits) ds.push_back(nb::cast<int>(d));
+      // Drop digits beyond the scale only when they are zeros.
+      while (exp < -c.scale) {
+        if (ds.empty() || ds.back() != 0)
+          return ColumnError(c.name, "value " + std::string(nb::str(h).c_str()) + " has more than " +
+                                         std::to_string(c.scale) + " fractional digits");
+        ds.pop_back();
+        ++exp;
+      }
+      for (; exp > -c.scale; --exp) ds.push_back(0);
+      __int128 acc = 0;
+      for (int d : ds) {
+        if (acc > (((__int128)1) << 125)) return ColumnError(c.name, "decimal value is too large");
+        acc = acc * 10 + d;
+      }
+      if (sign) acc = -acc;
+      *out = Value::Decimal(static_cast<int64_t>(acc >> 64), static_cast<uint64_t>(acc));
+      return Status::OK();
+    }
+  }
+  return Status::Internal("unhandled column kind");
+}
+
+}  // namespace fluss::py

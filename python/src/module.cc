@@ -1,0 +1,396 @@
+// The native module fluss._fluss: thin nanobind classes over the public C++ API
+// (include/fluss/). The Python package (python/fluss) builds the seed's API on top.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/map.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/shared_ptr.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <chrono>
+#include <future>
+
+#include <arrow/table.h>
+#include <arrow/type.h>
+
+#include "bridge.h"
+#include "convert.h"
+#include "fluss/client.h"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace fluss::py {
+
+void SetErrorFactory(nb::object f);
+
+namespace {
+
+nb::object& FutureFactory() {
+  static nb::object* f = new nb::object();
+  return *f;
+}
+
+/// Returns an awaitable (made by the Python helper) that `start(done)` resolves.
+template <typename F>
+nb::object Awaitable(F start) {
+  return FutureFactory()(nb::cpp_function(std::move(start)));
+}
+
+/// Blocks on `fut` with the GIL released, answering Ctrl-C (KeyboardInterrupt) within 100 ms.
+template <typename T>
+T WaitInterruptible(std::future<T>& fut) {
+  while (true) {
+    {
+      nb::gil_scoped_release release;
+      if (fut.wait_for(std::chrono::milliseconds(100)) == std::future_status::ready) break;
+    }
+    if (PyErr_CheckSignals() != 0) throw nb::python_error();
+  }
+  return fut.get();
+}
+
+nb::dict TableInfoToDict(const TableInfo& info) {
+  nb::dict d;
+  const auto& desc = info.descriptor;
+  d["database_name"] = info.table_path.database_name;
+  d["table_name"] = info.table_path.table_name;
+  d["table_id"] = info.table_id;
+  d["schema_id"] = info.schema_id;
+  d["created_time"] = info.created_time;
+  d["modified_time"] = info.modified_time;
+  d["num_buckets"] = info.num_buckets;
+  d["schema"] = ExportSchemaCapsule(*desc.schema.arrow_schema);
+  d["primary_keys"] = desc.schema.primary_keys;
+  d["partition_keys"] = desc.partition_keys;
+  d["bucket_keys"] = desc.bucket_keys;
+  d["bucket_count"] = desc.bucket_count;
+  d["comment"] = desc.comment;
+  d["properties"] = desc.properties;
+  d["custom_properties"] = desc.custom_properties;
+  return d;
+}
+
+TablePath MakePath(const std::string& db, const std::string& table) { return TablePath{db, table}; }
+
+// ------------------------------------------------------------------ classes
+
+struct PyWriteResult {
+  WriteResult result;
+  nb::object Wait() const {
+    auto r = result;
+    return Awaitable([r](nb::object done) { r.OnComplete(MakeStatusCallback(std::move(done))); });
+  }
+  bool Done() const { return result.done(); }
+};
+
+struct PyAppendWriter {
+  std::shared_ptr<AppendWriter> writer;
+  RowConverter converter;
+  std::vector<Value> values;
+
+  explicit PyAppendWriter(std::shared_ptr<AppendWriter> w) : writer(std::move(w)), converter(writer->schema()) {}
+
+  PyWriteResult Append(nb::handle row) {
+    ThrowIfError(converter.Convert(row.ptr(), &values));
+    auto* impl = static_cast<AppendWriter*>(writer.get());
+    // Wait for buffer memory without the GIL (the I/O thread may need it to make progress).
+    Result<WriteResult> r = AppendRow(impl);
+    return PyWriteResult{ValueOrThrow(std::move(r))};
+  }
+
+  Result<WriteResult> AppendRow(AppendWriter* impl);
+
+  PyWriteResult WriteArrowBatch(nb::handle batch) {
+    auto rb = ImportRecordBatch(batch);
+    return PyWriteResult{ValueOrThrow(writer->WriteArrowBatch(rb))};
+  }
+
+  nb::object Flush() {
+    auto w = writer;
+    return Awaitable([w](nb::object done) { w->FlushAsync(MakeStatusCallback(std::move(done))); });
+  }
+
+  void FlushBlocking() {
+    auto p = std::make_shared<std::promise<Status>>();
+    auto f = p->get_future();
+    writer->FlushAsync([p](Status s) { p->set_value(std::move(s)); });
+    ThrowIfError(WaitInterruptible(f));
+  }
+};
+
+}  // namespace
+
+// The append hot path: Append() blocks only when the writer buffer is full; release the GIL
+// for that case only.
+Result<WriteResult> PyAppendWriter::AppendRow(AppendWriter* impl) {
+  if (impl->BufferFull()) {
+    Status st;
+    {
+      nb::gil_scoped_release release;
+      st = impl->WaitForBufferSpace();
+    }
+    if (!st.ok()) return st;
+  }
+  return impl->AppendNoWait(values.data(), values.size());
+}
+
+namespace {
+
+struct PyScanner {
+  std::shared_ptr<LogScanner> scanner;
+
+  void Subscribe(int32_t bucket, int64_t offset) { ThrowIfError(scanner->Subscribe(bucket, offset)); }
+  void Unsubscribe(int32_t bucket) { ThrowIfError(scanner->Unsubscribe(bucket)); }
+  nb::object Schema() const { return ExportSchemaCapsule(*scanner->schema()); }
+
+  /// Blocking read to the end (GIL released, Ctrl-C answered); returns an
+  /// "arrow_array_stream" capsule.
+  nb::object ToArrowBlocking() {
+    auto p = std::make_shared<std::promise<Result<std::shared_ptr<arrow::Table>>>>();
+    auto f = p->get_future();
+    scanner->ToArrowAsync([p](Result<std::shared_ptr<arrow::Table>> r) { p->set_value(std::move(r)); });
+    auto table = ValueOrThrow(WaitInterruptible(f));
+    return ExportTableCapsule(table);
+  }
+
+  nb::object ToArrowAsync() {
+    auto s = scanner;
+    return Awaitable([s](nb::object done) {
+      s->ToArrowAsync(MakeCallback<std::shared_ptr<arrow::Table>>(
+          std::move(done), [](std::shared_ptr<arrow::Table> t) { return ExportTableCapsule(t); }));
+    });
+  }
+};
+
+struct PyTable {
+  std::shared_ptr<Table> table;
+  nb::dict Info() const { return TableInfoToDict(table->info()); }
+  PyAppendWriter NewAppendWriter() { return PyAppendWriter(ValueOrThrow(table->NewAppendWriter())); }
+  PyScanner NewScanner(const std::vector<int32_t>& projection) {
+    return PyScanner{ValueOrThrow(table->NewLogScanner(projection))};
+  }
+};
+
+struct PyAdmin {
+  std::shared_ptr<Admin> admin;
+
+  nb::object CreateDatabase(std::string name, std::optional<std::string> comment,
+                            std::map<std::string, std::string> custom, bool ignore) {
+    DatabaseDescriptor d{std::move(comment), std::move(custom)};
+    auto a = admin;
+    return Awaitable([a, name, d, ignore](nb::object done) {
+      a->CreateDatabaseAsync(name, d, ignore, MakeStatusCallback(std::move(done)));
+    });
+  }
+  nb::object DropDatabase(std::string name, bool ignore, bool cascade) {
+    auto a = admin;
+    return Awaitable([a, name, ignore, cascade](nb::object done) {
+      a->DropDatabaseAsync(name, ignore, cascade, MakeStatusCallback(std::move(done)));
+    });
+  }
+  nb::object ListDatabases() {
+    auto a = admin;
+    return Awaitable([a](nb::object done) {
+      a->ListDatabasesAsync(MakeCallback<std::vector<std::string>>(
+          std::move(done), [](std::vector<std::string> v) { return nb::cast(v); }));
+    });
+  }
+  nb::object DatabaseExists(std::string name) {
+    auto a = admin;
+    return Awaitable([a, name](nb::object done) {
+      a->DatabaseExistsAsync(name, MakeCallback<bool>(std::move(done), [](bool b) { return nb::cast(b); }));
+    });
+  }
+  nb::object GetDatabaseInfo(std::string name) {
+    auto a = admin;
+    return Awaitable([a, name](nb::object done) {
+      a->GetDatabaseInfoAsync(name, MakeCallback<DatabaseInfo>(std::move(done), [](DatabaseInfo i) {
+        nb::dict d;
+        d["database_name"] = i.database_name;
+        d["comment"] = i.descriptor.comment;
+        d["custom_properties"] = i.descriptor.custom_properties;
+        d["created_time"] = i.created_time;
+        d["modified_time"] = i.modified_time;
+        return nb::object(d);
+      }));
+    });
+  }
+  nb::object CreateTable(std::string db, std::string table, nb::handle schema, std::vector<std::string> primary_keys,
+                         std::vector<std::string> partition_keys, std::optional<int32_t> bucket_count,
+                         std::vector<std::string> bucket_keys, std::optional<std::string> comment,
+                         std::map<std::string, std::string> properties,
+                         std::map<std::string, std::string> custom_properties, bool ignore) {
+    TableDescriptor d;
+    d.schema.arrow_schema = ImportSchema(schema);
+    d.schema.primary_keys = std::move(primary_keys);
+    d.partition_keys = std::move(partition_keys);
+    d.bucket_count = bucket_count;
+    d.bucket_keys = std::move(bucket_keys);
+    d.comment = std::move(comment);
+    d.properties = std::move(properties);
+    d.custom_properties = std::move(custom_properties);
+    auto a = admin;
+    TablePath path = MakePath(db, table);
+    return Awaitable([a, path, d, ignore](nb::object done) {
+      a->CreateTableAsync(path, d, ignore, MakeStatusCallback(std::move(done)));
+    });
+  }
+  nb::object DropTable(std::string db, std::string table, bool ignore) {
+    auto a = admin;
+    TablePath path = MakePath(db, table);
+    return Awaitable([a, path, ignore](nb::object done) {
+      a->DropTableAsync(path, ignore, MakeStatusCallback(std::move(done)));
+    });
+  }
+  nb::object GetTableInfo(std::string db, std::string table) {
+    auto a = admin;
+    TablePath path = MakePath(db, table);
+    return Awaitable([a, path](nb::object done) {
+      a->GetTableInfoAsync(path, MakeCallback<TableInfo>(std::move(done),
+                                                         [](TableInfo i) { return nb::object(TableInfoToDict(i)); }));
+    });
+  }
+  nb::object ListTables(std::string db) {
+    auto a = admin;
+    return Awaitable([a, db](nb::object done) {
+      a->ListTablesAsync(db, MakeCallback<std::vector<std::string>>(
+                                 std::move(done), [](std::vector<std::string> v) { return nb::cast(v); }));
+    });
+  }
+  nb::object TableExists(std::string db, std::string table) {
+    auto a = admin;
+    TablePath path = MakePath(db, table);
+    return Awaitable([a, path](nb::object done) {
+      a->TableExistsAsync(path, MakeCallback<bool>(std::move(done), [](bool b) { return nb::cast(b); }));
+    });
+  }
+  nb::object ListOffsets(std::string db, std::string table, std::vector<int32_t> buckets, int32_t type,
+                         std::optional<int64_t> timestamp) {
+    auto a = admin;
+    TablePath path = MakePath(db, table);
+    return Awaitable([a, path, buckets, type, timestamp](nb::object done) {
+      a->ListOffsetsAsync(path, buckets, static_cast<OffsetType>(type), timestamp,
+                          MakeCallback<std::map<int32_t, int64_t>>(
+                              std::move(done), [](std::map<int32_t, int64_t> m) { return nb::cast(m); }));
+    });
+  }
+};
+
+struct PyConnection {
+  std::shared_ptr<Connection> conn;
+
+  PyConnection(std::shared_ptr<Connection> c) : conn(std::move(c)) {}
+  PyConnection(PyConnection&&) = default;
+  // Dropping the last reference closes the connection, which waits for the I/O thread: never
+  // with the GIL held (the I/O thread may be waiting for it).
+  ~PyConnection() {
+    if (conn && PyGILState_Check()) {
+      nb::gil_scoped_release release;
+      conn.reset();
+    }
+  }
+
+  static nb::object Connect(std::map<std::string, std::string> props) {
+    return Awaitable([props](nb::object done) {
+      Connection::ConnectAsync(props, MakeCallback<std::shared_ptr<Connection>>(
+                                          std::move(done), [](std::shared_ptr<Connection> c) {
+                                            return nb::cast(PyConnection(std::move(c)));
+                                          }));
+    });
+  }
+  PyAdmin GetAdmin() { return PyAdmin{conn->GetAdmin()}; }
+  nb::object GetTable(std::string db, std::string table) {
+    auto c = conn;
+    TablePath path = MakePath(db, table);
+    return Awaitable([c, path](nb::object done) {
+      c->GetTableAsync(path, MakeCallback<std::shared_ptr<Table>>(std::move(done), [](std::shared_ptr<Table> t) {
+        return nb::cast(PyTable{std::move(t)});
+      }));
+    });
+  }
+  void Close() {
+    Status st;
+    {
+      nb::gil_scoped_release release;
+      st = conn->Close();
+    }
+    ThrowIfError(st);
+  }
+  int64_t RequestTimeoutMs() const { return conn->options().request_timeout_ms; }
+};
+
+}  // namespace
+}  // namespace fluss::py
+
+NB_MODULE(_fluss, m) {
+  using namespace fluss::py;
+  m.doc() = "Native core of the fluss package (C++ libfluss bindings). Use the `fluss` package, not this module.";
+
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+    try {
+      std::rethrow_exception(p);
+    } catch (const StatusError& e) {
+      nb::object err = MakeError(e.status);
+      PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(err.ptr())), err.ptr());
+    }
+  });
+
+  m.def("_validate_config", [](const std::map<std::string, std::string>& props) {
+    ThrowIfError(fluss::ParseClientOptions(props).status());
+  });
+
+  m.def("_set_helpers", [](nb::object error_factory, nb::object future_factory) {
+    SetErrorFactory(std::move(error_factory));
+    FutureFactory() = std::move(future_factory);
+  });
+
+  nb::class_<PyWriteResult>(m, "WriteResultHandle",
+                            "Acknowledgement of one write. `await handle.wait()` resolves when the server has "
+                            "acknowledged the batch holding the write (raises FlussError if it failed).")
+      .def("wait", &PyWriteResult::Wait,
+           "Returns an awaitable that resolves to None once the write is acknowledged; raises FlussError "
+           "with the server's error code if the write failed. May be awaited any number of times.")
+      .def_prop_ro("done", &PyWriteResult::Done, "True once the outcome of the write is known.");
+
+  nb::class_<PyAppendWriter>(m, "_AppendWriter")
+      .def("append", &PyAppendWriter::Append, "row"_a)
+      .def("write_arrow_batch", &PyAppendWriter::WriteArrowBatch, "batch"_a)
+      .def("flush", &PyAppendWriter::Flush)
+      .def("flush_blocking", &PyAppendWriter::FlushBlocking);
+
+  nb::class_<PyScanner>(m, "_Scanner")
+      .def("subscribe", &PyScanner::Subscribe, "bucket_id"_a, "start_offset"_a)
+      .def("unsubscribe", &PyScanner::Unsubscribe, "bucket_id"_a)
+      .def("schema_capsule", &PyScanner::Schema)
+      .def("to_arrow_blocking", &PyScanner::ToArrowBlocking)
+      .def("to_arrow_async", &PyScanner::ToArrowAsync);
+
+  nb::class_<PyTable>(m, "_Table")
+      .def("info", &PyTable::Info)
+      .def("new_append_writer", &PyTable::NewAppendWriter)
+      .def("new_scanner", &PyTable::NewScanner, "projection"_a);
+
+  nb::class_<PyAdmin>(m, "_Admin")
+      .def("create_database", &PyAdmin::CreateDatabase, "name"_a, "comment"_a.none(), "custom_properties"_a, "ignore_if_exists"_a)
+      .def("drop_database", &PyAdmin::DropDatabase)
+      .def("list_databases", &PyAdmin::ListDatabases)
+      .def("database_exists", &PyAdmin::DatabaseExists)
+      .def("get_database_info", &PyAdmin::GetDatabaseInfo)
+      .def("create_table", &PyAdmin::CreateTable, "database"_a, "table"_a, "schema"_a, "primary_keys"_a,
+           "partition_keys"_a, "bucket_count"_a.none(), "bucket_keys"_a, "comment"_a.none(), "properties"_a,
+           "custom_properties"_a, "ignore_if_exists"_a)
+      .def("drop_table", &PyAdmin::DropTable)
+      .def("get_table_info", &PyAdmin::GetTableInfo)
+      .def("list_tables", &PyAdmin::ListTables)
+      .def("table_exists", &PyAdmin::TableExists)
+      .def("list_offsets", &PyAdmin::ListOffsets, "database"_a, "table"_a, "bucket_ids"_a, "offset_type"_a,
+           "timestamp"_a.none());
+
+  nb::class_<PyConnection>(m, "_Connection")
+      .def_static("connect", &PyConnection::Connect)
+      .def("get_admin", &PyConnection::GetAdmin)
+      .def("get_table", &PyConnection::GetTable)
+      .def("close", &PyConnection::Close)
+      .def_prop_ro("request_timeout_ms", &PyConnection::RequestTimeoutMs);
+}

@@ -1,0 +1,172 @@
+// Admin: database and table calls (protocol-rpc.md section 6) and ListOffsets (section 8).
+#include "fluss/client/connection_impl.h"
+#include "fluss/client/table_json.h"
+#include "fluss/proto/fluss_api.pb.h"
+
+namespace fluss {
+
+using client::ConnectionImpl;
+using protocol::ApiKey;
+
+namespace {
+
+void SetPath(proto::PbTablePath* p, const TablePath& path) {
+  p->set_database_name(path.database_name);
+  p->set_table_name(path.table_name);
+}
+
+// Runs a coordinator call whose response carries nothing but success.
+template <typename Resp, typename Req>
+void CoordinatorStatusCall(const std::shared_ptr<ConnectionImpl>& impl, ApiKey key, Req req,
+                           std::string context, StatusCallback done) {
+  impl->SpawnStatus(
+      [](std::shared_ptr<ConnectionImpl> c, ApiKey k, Req r, std::string ctx) -> asio::awaitable<Status> {
+        auto resp = co_await c->CallCoordinator<Resp>(k, r);
+        co_return resp.ok() ? Status::OK() : resp.status().WithContext(ctx);
+      }(impl, key, std::move(req), std::move(context)),
+      std::move(done));
+}
+
+Status CheckName(const std::string& name, const char* what) {
+  if (name.empty()) return Status::InvalidArgument(std::string(what) + " must not be empty");
+  if (name.size() > 200) return Status::InvalidArgument(std::string(what) + " '" + name + "' is longer than 200 characters");
+  for (char ch : name) {
+    if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-'))
+      return Status::InvalidArgument(std::string(what) + " '" + name +
+                                     "' may contain only ASCII letters, digits, '_' and '-'");
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+void Admin::CreateDatabaseAsync(const std::string& name, const DatabaseDescriptor& descriptor,
+                                bool ignore_if_exists, StatusCallback done) {
+  Status st = CheckName(name, "database name");
+  if (!st.ok()) return done(st);
+  proto::CreateDatabaseRequest req;
+  req.set_database_name(name);
+  req.set_ignore_if_exists(ignore_if_exists);
+  req.set_database_json(client::DatabaseDescriptorToJson(descriptor));
+  CoordinatorStatusCall<proto::CreateDatabaseResponse>(impl_, ApiKey::CREATE_DATABASE, std::move(req),
+                                                       "database " + name, std::move(done));
+}
+
+void Admin::DropDatabaseAsync(const std::string& name, bool ignore_if_not_exists, bool cascade,
+                              StatusCallback done) {
+  proto::DropDatabaseRequest req;
+  req.set_database_name(name);
+  req.set_ignore_if_not_exists(ignore_if_not_exists);
+  req.set_cascade(cascade);
+  CoordinatorStatusCall<proto::DropDatabaseResponse>(impl_, ApiKey::DROP_DATABASE, std::move(req),
+                                                     "database " + name, std::move(done));
+}
+
+void Admin::ListDatabasesAsync(Callback<std::vector<std::string>> done) {
+  impl_->Spawn<std::vector<std::string>>(
+      [](std::shared_ptr<ConnectionImpl> c) -> asio::awaitable<Result<std::vector<std::string>>> {
+        proto::ListDatabasesRequest req;
+        auto resp = co_await c->CallCoordinator<proto::ListDatabasesResponse>(ApiKey::LIST_DATABASES, req);
+        if (!resp.ok()) co_return resp.status();
+        co_return std::vector<std::string>(resp->database_name().begin(), resp->database_name().end());
+      }(impl_),
+      std::move(done));
+}
+
+void Admin::DatabaseExistsAsync(const std::string& name, Callback<bool> done) {
+  impl_->Spawn<bool>(
+      [](std::shared_ptr<ConnectionImpl> c, std::string n) -> asio::awaitable<Result<bool>> {
+        proto::DatabaseExistsRequest req;
+        req.set_database_name(n);
+        auto resp = co_await c->CallCoordinator<proto::DatabaseExistsResponse>(ApiKey::DATABASE_EXISTS, req);
+        if (!resp.ok()) co_return resp.status().WithContext("database " + n);
+        co_return resp->exists();
+      }(impl_, name),
+      std::move(done));
+}
+
+void Admin::GetDatabaseInfoAsync(const std::string& name, Callback<DatabaseInfo> done) {
+  impl_->Spawn<DatabaseInfo>(
+      [](std::shared_ptr<ConnectionImpl> c, std::string n) -> asio::awaitable<Result<DatabaseInfo>> {
+        proto::GetDatabaseInfoRequest req;
+        req.set_database_name(n);
+        auto resp = co_await c->CallCoordinator<proto::GetDatabaseInfoResponse>(ApiKey::GET_DATABASE_INFO, req);
+        if (!resp.ok()) co_return resp.status().WithContext("database " + n);
+        auto desc = client::DatabaseDescriptorFromJson(resp->database_json());
+        if (!desc.ok()) co_return desc.status();
+        DatabaseInfo info;
+        info.database_name = n;
+        info.descriptor = std::move(*desc);
+        info.created_time = resp->created_time();
+        info.modified_time = resp->modified_time();
+        co_return info;
+      }(impl_, name),
+      std::move(done));
+}
+
+void Admin::CreateTableAsync(const TablePath& path, const TableDescriptor& descriptor,
+                             bool ignore_if_exists, StatusCallback done) {
+  Status st = CheckName(path.database_name, "database name");
+  if (st.ok()) st = CheckName(path.table_name, "table name");
+  if (!st.ok()) return done(st);
+  auto json = client::TableDescriptorToJson(descriptor);
+  if (!json.ok()) return done(json.status().WithContext("table " + path.ToString()));
+  proto::CreateTableRequest req;
+  SetPath(req.mutable_table_path(), path);
+  req.set_table_json(*json);
+  req.set_ignore_if_exists(ignore_if_exists);
+  CoordinatorStatusCall<proto::CreateTableResponse>(impl_, ApiKey::CREATE_TABLE, std::move(req),
+                                                    "table " + path.ToString(), std::move(done));
+}
+
+void Admin::DropTableAsync(const TablePath& path, bool ignore_if_not_exists, StatusCallback done) {
+  proto::DropTableRequest req;
+  SetPath(req.mutable_table_path(), path);
+  req.set_ignore_if_not_exists(ignore_if_not_exists);
+  CoordinatorStatusCall<proto::DropTableResponse>(impl_, ApiKey::DROP_TABLE, std::move(req),
+                                                  "table " + path.ToString(), std::move(done));
+}
+
+void Admin::GetTableInfoAsync(const TablePath& path, Callback<TableInfo> done) {
+  impl_->Spawn<TableInfo>(impl_->FetchTableInfo(path), std::move(done));
+}
+
+void Admin::ListTablesAsync(const std::string& database, Callback<std::vector<std::string>> done) {
+  impl_->Spawn<std::vector<std::string>>(
+      [](std::shared_ptr<ConnectionImpl> c, std::string db) -> asio::awaitable<Result<std::vector<std::string>>> {
+        proto::ListTablesRequest req;
+        req.set_database_name(db);
+        auto resp = co_await c->CallCoordinator<proto::ListTablesResponse>(ApiKey::LIST_TABLES, req);
+        if (!resp.ok()) co_return resp.status().WithContext("database " + db);
+        co_return std::vector<std::string>(resp->table_name().begin(), resp->table_name().end());
+      }(impl_, database),
+      std::move(done));
+}
+
+void Admin::TableExistsAsync(const TablePath& path, Callback<bool> done) {
+  impl_->Spawn<bool>(
+      [](std::shared_ptr<ConnectionImpl> c, TablePath p) -> asio::awaitable<Result<bool>> {
+        proto::TableExistsRequest req;
+        SetPath(req.mutable_table_path(), p);
+        auto resp = co_await c->CallCoordinator<proto::TableExistsResponse>(ApiKey::TABLE_EXISTS, req);
+        if (!resp.ok()) co_return resp.status().WithContext("table " + p.ToString());
+        co_return resp->exists();
+      }(impl_, path),
+      std::move(done));
+}
+
+void Admin::ListOffsetsAsync(const TablePath& path, std::vector<int32_t> bucket_ids, OffsetType type,
+                             std::optional<int64_t> timestamp_ms, Callback<std::map<int32_t, int64_t>> done) {
+  if (type == OffsetType::kTimestamp && !timestamp_ms)
+    return done(Status::InvalidArgument("list_offsets: offset type 'timestamp' needs a timestamp"));
+  impl_->Spawn<std::map<int32_t, int64_t>>(
+      [](std::shared_ptr<ConnectionImpl> c, TablePath p, std::vector<int32_t> buckets, OffsetType t,
+         std::optional<int64_t> ts) -> asio::awaitable<Result<std::map<int32_t, int64_t>>> {
+        auto info = co_await c->FetchTableInfo(p);
+        if (!info.ok()) co_return info.status();
+        co_return co_await c->ListOffsets(*info, buckets, static_cast<int32_t>(t), ts);
+      }(impl_, path, std::move(bucket_ids), type, timestamp_ms),
+      std::move(done));
+}
+
+}  // namespace fluss

@@ -1,0 +1,35 @@
+// Table and database JSON (protocol-rpc.md sections 6 and 7) <-> public metadata types, and
+// the Fluss <-> Arrow type mapping (protocol-data.md section 11).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "fluss/status.h"
+#include "fluss/types.h"
+
+namespace fluss::client {
+
+/// Fluss DataType JSON of an Arrow field type, e.g. {"type":"INTEGER"}; "nullable":false for a
+/// non-nullable field. Fails with InvalidArgument naming the field for unsupported types.
+Result<nlohmann::ordered_json> ArrowFieldToFlussType(const arrow::Field& field);
+
+/// Arrow type of a Fluss DataType JSON object; TIMESTAMP_LTZ becomes timestamp(unit, "UTC").
+Result<std::shared_ptr<arrow::DataType>> FlussTypeToArrow(const nlohmann::json& type);
+
+/// The JSON a Java client sends in CreateTableRequest.table_json for `descriptor`
+/// (key order as Java's Jackson writer; column ids 0..n-1 and highest_field_id).
+/// Primary-key columns are written NOT NULL. Fails with InvalidArgument naming the bad column.
+Result<std::string> TableDescriptorToJson(const TableDescriptor& descriptor);
+
+/// Parses GetTableInfoResponse.table_json. The Arrow schema uses the read mapping
+/// (FlussTypeToArrow) and keeps column comments as field metadata "comment".
+Result<TableDescriptor> TableDescriptorFromJson(std::string_view json);
+
+/// DatabaseDescriptor JSON: {"version":1,"comment":...,"custom_properties":{...}}.
+std::string DatabaseDescriptorToJson(const DatabaseDescriptor& descriptor);
+Result<DatabaseDescriptor> DatabaseDescriptorFromJson(std::string_view json);
+
+}  // namespace fluss::client

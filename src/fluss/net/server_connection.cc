@@ -1,0 +1,278 @@
+#include "fluss/net/server_connection.h"
+
+#include "fluss/proto/fluss_api.pb.h"
+#include "fluss/protocol/errors.h"
+#include "fluss/protocol/frame.h"
+#include "fluss/util/bytes.h"
+
+namespace fluss::net {
+
+using protocol::ApiKey;
+
+namespace {
+constexpr int32_t kMaxResponseFrame = 1 << 30;  // 1 GiB: larger means a corrupt stream
+}
+
+ServerConnection::ServerConnection(asio::io_context& io, ServerEndpoint endpoint,
+                                   int64_t connect_timeout_ms)
+    : io_(io),
+      endpoint_(std::move(endpoint)),
+      connect_timeout_ms_(connect_timeout_ms),
+      socket_(io),
+      resolver_(io),
+      connect_timer_(io) {}
+
+ServerConnection::~ServerConnection() {
+  asio::error_code ec;
+  socket_.close(ec);
+}
+
+void ServerConnection::Send(ApiKey key, std::string frame, int64_t timeout_ms, ResponseCallback done) {
+  if (state_ == State::kClosed) {
+    done(Status::Closed("connection to " + endpoint_.ToString() + " is closed"));
+    return;
+  }
+  Queued q{key, std::move(frame), timeout_ms, std::move(done)};
+  if (state_ == State::kReady) {
+    Dispatch(std::move(q));
+    return;
+  }
+  queued_.push_back(std::move(q));
+  if (state_ == State::kDisconnected) Connect();
+}
+
+void ServerConnection::Connect() {
+  state_ = State::kConnecting;
+  const uint64_t gen = ++generation_;
+  auto self = shared_from_this();
+  connect_timer_.expires_after(std::chrono::milliseconds(connect_timeout_ms_));
+  connect_timer_.async_wait([this, self, gen](const asio::error_code& ec) {
+    if (ec || gen != generation_ || state_ != State::kConnecting) return;
+    Fail(Status::Network("connecting to " + endpoint_.ToString() + " timed out after " +
+                         std::to_string(connect_timeout_ms_) + " ms (client.connect-timeout)"));
+  });
+  resolver_.async_resolve(
+      endpoint_.host, std::to_string(endpoint_.port),
+      [this, self, gen](const asio::error_code& ec, asio::ip::tcp::resolver::results_type results) {
+        if (gen != generation_ || state_ != State::kConnecting) return;
+        if (ec) {
+          Fail(Status::Network("cannot resolve " + endpoint_.ToString() + ": " + ec.message()));
+          return;
+        }
+        asio::async_connect(socket_, results,
+                            [this, self, gen](const asio::error_code& ec2, const asio::ip::tcp::endpoint&) {
+                              if (gen != generation_ || state_ != State::kConnecting) return;
+                              if (ec2) {
+                                Fail(Status::Network("cannot connect to Fluss server at " +
+                                                     endpoint_.ToString() + ": " + ec2.message()));
+                                return;
+                              }
+                              OnConnected();
+                            });
+      });
+}
+
+void ServerConnection::OnConnected() {
+  asio::error_code ec;
+  socket_.set_option(asio::ip::tcp::no_delay(true), ec);
+  socket_.set_option(asio::socket_base::keep_alive(true), ec);
+  StartRead();
+  // ApiVersions first: it tells which APIs this server serves (an unserved key is dropped
+  // silently by the server, so it must never be sent).
+  proto::ApiVersionsRequest req;
+  req.set_client_software_name("fluss-cpp");
+  req.set_client_software_version("0.1.0");
+  std::string frame(protocol::kRequestPrefixSize, '\0');
+  req.AppendToString(&frame);
+  const int32_t id = next_request_id_++ & 0x7FFFFFFF;
+  auto self = shared_from_this();
+  Pending p;
+  p.key = ApiKey::API_VERSIONS;
+  p.done = [this, self](Result<ResponseBody> r) { OnApiVersions(std::move(r)); };
+  p.timer = std::make_unique<asio::steady_timer>(io_);
+  p.timer->expires_after(std::chrono::milliseconds(connect_timeout_ms_));
+  const uint64_t gen = generation_;
+  p.timer->async_wait([this, self, id, gen](const asio::error_code& e) {
+    if (e || gen != generation_) return;
+    Fail(Status::Timeout("no ApiVersions answer from " + endpoint_.ToString()));
+  });
+  pending_.emplace(id, std::move(p));
+  WriteFrame(ApiKey::API_VERSIONS, 0, id, std::move(frame));
+}
+
+void ServerConnection::OnApiVersions(Result<ResponseBody> r) {
+  if (!r.ok()) {
+    if (state_ == State::kConnecting) Fail(r.status());
+    return;
+  }
+  proto::ApiVersionsResponse resp;
+  if (!resp.ParseFromArray(r->data, static_cast<int>(r->size))) {
+    Fail(Status::Protocol("malformed ApiVersions response from " + endpoint_.ToString()));
+    return;
+  }
+  api_versions_.clear();
+  for (const auto& v : resp.api_versions())
+    api_versions_[static_cast<int16_t>(v.api_key())] = {static_cast<int16_t>(v.min_version()),
+                                                        static_cast<int16_t>(v.max_version())};
+  connect_timer_.cancel();
+  state_ = State::kReady;
+  auto queued = std::move(queued_);
+  queued_.clear();
+  for (auto& q : queued) Dispatch(std::move(q));
+}
+
+void ServerConnection::Dispatch(Queued q) {
+  auto it = api_versions_.find(static_cast<int16_t>(q.key));
+  const int16_t client_max = protocol::kClientMaxVersion;
+  if (it == api_versions_.end() || it->second.first > client_max) {
+    q.done(Status::Unsupported(std::string("server ") + endpoint_.ToString() + " does not serve " +
+                               protocol::ApiKeyName(q.key) + " at a version this client speaks"));
+    return;
+  }
+  const int16_t version = std::min<int16_t>(client_max, it->second.second);
+  const int32_t id = next_request_id_++ & 0x7FFFFFFF;
+  Pending p;
+  p.key = q.key;
+  p.done = std::move(q.done);
+  p.timer = std::make_unique<asio::steady_timer>(io_);
+  p.timer->expires_after(std::chrono::milliseconds(q.timeout_ms));
+  auto self = shared_from_this();
+  const int64_t timeout_ms = q.timeout_ms;
+  p.timer->async_wait([this, self, id, timeout_ms](const asio::error_code& ec) {
+    if (ec) return;
+    auto pit = pending_.find(id);
+    if (pit == pending_.end()) return;
+    auto done = std::move(pit->second.done);
+    const ApiKey key = pit->second.key;
+    pending_.erase(pit);
+    done(Status::Timeout(std::string(protocol::ApiKeyName(key)) + " to " + endpoint_.ToString() +
+                         " got no answer within " + std::to_string(timeout_ms) +
+                         " ms (client.request-timeout)"));
+  });
+  pending_.emplace(id, std::move(p));
+  WriteFrame(q.key, version, id, std::move(q.frame));
+}
+
+void ServerConnection::WriteFrame(ApiKey key, int16_t version, int32_t request_id, std::string frame) {
+  protocol::EncodeRequestPrefix(reinterpret_cast<uint8_t*>(frame.data()), key, version, request_id,
+                                frame.size() - protocol::kRequestPrefixSize);
+  write_queue_.push_back(std::move(frame));
+  if (!writing_) StartWrite();
+}
+
+void ServerConnection::StartWrite() {
+  if (write_queue_.empty() || !socket_.is_open()) {
+    writing_ = false;
+    return;
+  }
+  writing_ = true;
+  in_write_.clear();
+  std::vector<asio::const_buffer> bufs;
+  while (!write_queue_.empty() && in_write_.size() < 64) {
+    in_write_.push_back(std::move(write_queue_.front()));
+    write_queue_.pop_front();
+  }
+  for (const auto& f : in_write_) bufs.emplace_back(asio::buffer(f));
+  auto self = shared_from_this();
+  const uint64_t gen = generation_;
+  asio::async_write(socket_, bufs, [this, self, gen](const asio::error_code& ec, size_t) {
+    if (gen != generation_) return;
+    if (ec) {
+      Fail(Status::Network("writing to " + endpoint_.ToString() + " failed: " + ec.message()));
+      return;
+    }
+    StartWrite();
+  });
+}
+
+void ServerConnection::StartRead() {
+  auto self = shared_from_this();
+  const uint64_t gen = generation_;
+  asio::async_read(socket_, asio::buffer(length_buf_, 4), [this, self, gen](const asio::error_code& ec, size_t) {
+    if (gen != generation_) return;
+    if (ec) {
+      Fail(Status::Network("connection to " + endpoint_.ToString() + " lost: " + ec.message()));
+      return;
+    }
+    const int32_t len = static_cast<int32_t>(util::GetBe32(length_buf_));
+    if (len <= 0 || len > kMaxResponseFrame) {
+      Fail(Status::Protocol("bad response frame length " + std::to_string(len) + " from " + endpoint_.ToString()));
+      return;
+    }
+    auto frame = std::make_shared<std::string>();
+    frame->resize(static_cast<size_t>(len));
+    asio::async_read(socket_, asio::buffer(frame->data(), frame->size()),
+                     [this, self, gen, frame](const asio::error_code& ec2, size_t) {
+                       if (gen != generation_) return;
+                       if (ec2) {
+                         Fail(Status::Network("connection to " + endpoint_.ToString() + " lost: " + ec2.message()));
+                         return;
+                       }
+                       OnFrame(frame);
+                       if (gen == generation_ && socket_.is_open()) StartRead();
+                     });
+  });
+}
+
+void ServerConnection::OnFrame(std::shared_ptr<std::string> frame) {
+  auto decoded = protocol::DecodeResponse(reinterpret_cast<const uint8_t*>(frame->data()), frame->size());
+  if (!decoded.ok()) {
+    Fail(decoded.status().WithContext(endpoint_.ToString()));
+    return;
+  }
+  if (decoded->type == protocol::ResponseType::kServerFailure) {
+    proto::ErrorResponse err;
+    err.ParseFromArray(decoded->body.data(), static_cast<int>(decoded->body.size()));
+    Fail(Status::Server(err.error_code(), "server " + endpoint_.ToString() + " failed the connection: " +
+                                              err.error_message()));
+    return;
+  }
+  auto it = pending_.find(decoded->request_id);
+  if (it == pending_.end()) return;  // timed out already
+  auto done = std::move(it->second.done);
+  const ApiKey key = it->second.key;
+  if (it->second.timer) it->second.timer->cancel();
+  pending_.erase(it);
+  if (decoded->type == protocol::ResponseType::kError) {
+    proto::ErrorResponse err;
+    if (!err.ParseFromArray(decoded->body.data(), static_cast<int>(decoded->body.size()))) {
+      done(Status::Protocol("malformed ErrorResponse from " + endpoint_.ToString()));
+      return;
+    }
+    std::string msg = err.has_error_message() ? err.error_message() : std::string(ErrorName(err.error_code()));
+    done(Status::Server(err.error_code(), msg));
+    (void)key;
+    return;
+  }
+  ResponseBody body;
+  body.data = decoded->body.data();
+  body.size = decoded->body.size();
+  body.frame = std::move(frame);
+  done(std::move(body));
+}
+
+void ServerConnection::Fail(const Status& st) {
+  ++generation_;
+  asio::error_code ec;
+  socket_.close(ec);
+  connect_timer_.cancel();
+  if (state_ != State::kClosed) state_ = State::kDisconnected;
+  write_queue_.clear();
+  writing_ = false;
+  auto pending = std::move(pending_);
+  pending_.clear();
+  auto queued = std::move(queued_);
+  queued_.clear();
+  for (auto& [id, p] : pending) {
+    if (p.timer) p.timer->cancel();
+    p.done(st);
+  }
+  for (auto& q : queued) q.done(st);
+}
+
+void ServerConnection::Close() {
+  state_ = State::kClosed;
+  Fail(Status::Closed("connection to " + endpoint_.ToString() + " closed"));
+}
+
+}  // namespace fluss::net

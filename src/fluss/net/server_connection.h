@@ -1,0 +1,101 @@
+// One TCP connection to one Fluss server, multiplexing requests by request id.
+//
+// Thread affinity: every method runs on the connection's I/O thread (the io_context of the
+// owning Connection). Callbacks are invoked on that thread.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <asio.hpp>
+
+#include "fluss/protocol/api_keys.h"
+#include "fluss/status.h"
+
+namespace fluss::net {
+
+/// Where a server listens and what role the client expects it to have.
+struct ServerEndpoint {
+  std::string host;
+  int32_t port = 0;
+  int32_t node_id = -1;  ///< -1 for a bootstrap address (role unknown)
+  std::string ToString() const { return host + ":" + std::to_string(port); }
+};
+
+/// The payload of a successful response: `body` (the XxxResponse protobuf bytes) is a view
+/// into `frame`.
+struct ResponseBody {
+  std::shared_ptr<std::string> frame;
+  const char* data = nullptr;
+  size_t size = 0;
+};
+
+using ResponseCallback = std::function<void(Result<ResponseBody>)>;
+
+class ServerConnection : public std::enable_shared_from_this<ServerConnection> {
+ public:
+  ServerConnection(asio::io_context& io, ServerEndpoint endpoint, int64_t connect_timeout_ms);
+  ~ServerConnection();
+
+  /// Sends a request frame as api `key` and calls `done` exactly once: with the
+  /// response body, with Status::Server for an ERROR_RESPONSE, with kNetwork if the connection
+  /// fails, with kUnsupported if the server does not serve `key`, or with kTimeout after
+  /// `timeout_ms`. Connects (TCP, then ApiVersions) on first use and after a disconnect.
+  /// `frame` holds protocol::kRequestPrefixSize reserved bytes followed by the serialised
+  /// XxxRequest; the prefix is filled here.
+  void Send(protocol::ApiKey key, std::string frame, int64_t timeout_ms, ResponseCallback done);
+
+  /// Closes the socket and fails every pending request with kClosed.
+  void Close();
+
+  const ServerEndpoint& endpoint() const { return endpoint_; }
+
+ private:
+  enum class State { kDisconnected, kConnecting, kReady, kClosed };
+  struct Pending {
+    ResponseCallback done;
+    std::unique_ptr<asio::steady_timer> timer;
+    protocol::ApiKey key;
+  };
+  struct Queued {
+    protocol::ApiKey key;
+    std::string frame;
+    int64_t timeout_ms;
+    ResponseCallback done;
+  };
+
+  void Connect();
+  void OnConnected();
+  void OnApiVersions(Result<ResponseBody> r);
+  void Dispatch(Queued q);
+  void WriteFrame(protocol::ApiKey key, int16_t version, int32_t request_id, std::string frame);
+  void StartWrite();
+  void StartRead();
+  void OnFrame(std::shared_ptr<std::string> frame);
+  void Fail(const Status& st);
+
+  asio::io_context& io_;
+  ServerEndpoint endpoint_;
+  int64_t connect_timeout_ms_;
+  asio::ip::tcp::socket socket_;
+  asio::ip::tcp::resolver resolver_;
+  asio::steady_timer connect_timer_;
+  State state_ = State::kDisconnected;
+  uint64_t generation_ = 0;  // bumps on every (re)connect so stale handlers can tell
+  int32_t next_request_id_ = 0;
+  std::unordered_map<int32_t, Pending> pending_;
+  std::deque<Queued> queued_;  // requests waiting for the connection to be ready
+  std::map<int16_t, std::pair<int16_t, int16_t>> api_versions_;  // key -> (min, max)
+  std::deque<std::string> write_queue_;
+  std::vector<std::string> in_write_;  // frames owned by the async_write in progress
+  bool writing_ = false;
+  uint8_t length_buf_[4];
+};
+
+}  // namespace fluss::net

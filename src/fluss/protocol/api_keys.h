@@ -1,0 +1,35 @@
+// Fluss API keys used by this client (protocol-rpc.md section 2), Java spelling.
+#pragma once
+
+#include <cstdint>
+
+namespace fluss::protocol {
+
+enum class ApiKey : int16_t {
+  API_VERSIONS = 1000,
+  CREATE_DATABASE = 1001,
+  DROP_DATABASE = 1002,
+  LIST_DATABASES = 1003,
+  DATABASE_EXISTS = 1004,
+  CREATE_TABLE = 1005,
+  DROP_TABLE = 1006,
+  GET_TABLE_INFO = 1007,
+  LIST_TABLES = 1008,
+  LIST_PARTITION_INFOS = 1009,
+  TABLE_EXISTS = 1010,
+  GET_TABLE_SCHEMA = 1011,
+  GET_METADATA = 1012,
+  PRODUCE_LOG = 1014,
+  FETCH_LOG = 1015,
+  LIST_OFFSETS = 1021,
+  INIT_WRITER = 1026,
+  GET_DATABASE_INFO = 1035,
+};
+
+/// Java name of the key, e.g. "PRODUCE_LOG".
+const char* ApiKeyName(ApiKey key);
+
+/// Highest version of `key` this client implements (all keys used here are at version 0).
+inline constexpr int16_t kClientMaxVersion = 0;
+
+}  // namespace fluss::protocol

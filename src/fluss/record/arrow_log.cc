@@ -1,0 +1,88 @@
+#include "fluss/record/arrow_log.h"
+
+#include <arrow/buffer.h>
+#include <arrow/io/memory.h>
+#include <arrow/ipc/message.h>
+#include <arrow/ipc/reader.h>
+#include <arrow/ipc/writer.h>
+#include <arrow/record_batch.h>
+#include <arrow/util/compression.h>
+
+namespace fluss::record {
+
+namespace {
+Status FromArrow(const arrow::Status& st, const char* what) {
+  if (st.ok()) return Status::OK();
+  return Status::Internal(std::string(what) + ": " + st.ToString());
+}
+}  // namespace
+
+Result<arrow::ipc::IpcWriteOptions> ArrowWriteOptions(const std::string& compression_type,
+                                                       int zstd_level) {
+  auto options = arrow::ipc::IpcWriteOptions::Defaults();
+  std::string c;
+  for (char ch : compression_type) c.push_back(static_cast<char>(std::toupper(ch)));
+  if (c == "NONE") return options;
+  arrow::Result<std::unique_ptr<arrow::util::Codec>> codec;
+  if (c == "ZSTD") {
+    codec = arrow::util::Codec::Create(arrow::Compression::ZSTD, zstd_level);
+  } else if (c == "LZ4_FRAME") {
+    codec = arrow::util::Codec::Create(arrow::Compression::LZ4_FRAME);
+  } else {
+    return Status::InvalidArgument("table.log.arrow.compression.type: unknown codec '" +
+                                   compression_type + "' (expected NONE, ZSTD or LZ4_FRAME)");
+  }
+  if (!codec.ok()) return FromArrow(codec.status(), "creating the Arrow codec");
+  options.codec = std::shared_ptr<arrow::util::Codec>(std::move(*codec));
+  return options;
+}
+
+Result<std::shared_ptr<arrow::Buffer>> EncodeArrowLogBatch(const arrow::RecordBatch& batch,
+                                                           int16_t schema_id,
+                                                           const arrow::ipc::IpcWriteOptions& options) {
+  arrow::ipc::IpcPayload payload;
+  FLUSS_RETURN_NOT_OK(FromArrow(arrow::ipc::GetRecordBatchPayload(batch, options, &payload),
+                                "serialising a record batch"));
+  auto stream_r = arrow::io::BufferOutputStream::Create(kHeaderSizeV0 + 64 + payload.body_length);
+  if (!stream_r.ok()) return FromArrow(stream_r.status(), "allocating a batch buffer");
+  auto stream = *stream_r;
+  static const uint8_t kZeros[kHeaderSizeV0] = {};
+  FLUSS_RETURN_NOT_OK(FromArrow(stream->Write(kZeros, kHeaderSizeV0), "writing a batch"));
+  int32_t metadata_length = 0;
+  FLUSS_RETURN_NOT_OK(FromArrow(
+      arrow::ipc::WriteIpcPayload(payload, options, stream.get(), &metadata_length), "writing a batch"));
+  auto buf_r = stream->Finish();
+  if (!buf_r.ok()) return FromArrow(buf_r.status(), "finishing a batch");
+  std::shared_ptr<arrow::Buffer> buf = *buf_r;
+  WriteLogBatchHeader(buf->mutable_data(), static_cast<size_t>(buf->size()), schema_id,
+                      static_cast<int32_t>(batch.num_rows()), kNoWriterId, kNoBatchSequence);
+  return buf;
+}
+
+Result<std::shared_ptr<arrow::RecordBatch>> DecodeArrowLogBatch(
+    const std::shared_ptr<arrow::Buffer>& batch, const LogBatchHeader& header,
+    const std::shared_ptr<arrow::Schema>& schema) {
+  if (header.record_count == 0) return std::shared_ptr<arrow::RecordBatch>();
+  size_t start = header.header_size();
+  // Batches that are not append-only carry one change-type byte per record before the message.
+  if (!header.append_only()) start += static_cast<size_t>(header.record_count);
+  if (start > static_cast<size_t>(batch->size()))
+    return Status::Protocol("ARROW log batch shorter than its change-type vector");
+  auto message_buf = arrow::SliceBuffer(batch, static_cast<int64_t>(start));
+  arrow::io::BufferReader reader(message_buf);
+  auto message = arrow::ipc::ReadMessage(&reader);
+  if (!message.ok()) return FromArrow(message.status(), "reading the Arrow message of a log batch");
+  if (!*message) return Status::Protocol("empty Arrow message in a log batch");
+  auto options = arrow::ipc::IpcReadOptions::Defaults();
+  options.use_threads = false;
+  // Fetched batches sit at arbitrary offsets: Arrow copies only the misaligned buffers.
+  options.ensure_alignment = arrow::ipc::Alignment::kDataTypeSpecificAlignment;
+  auto rb = arrow::ipc::ReadRecordBatch(**message, schema, nullptr, options);
+  if (!rb.ok()) return FromArrow(rb.status(), "decoding the Arrow record batch of a log batch");
+  if ((*rb)->num_rows() != header.record_count)
+    return Status::Protocol("Arrow batch has " + std::to_string((*rb)->num_rows()) +
+                            " rows but the batch header says " + std::to_string(header.record_count));
+  return *rb;
+}
+
+}  // namespace fluss::record

@@ -1,0 +1,446 @@
+#include "fluss/write/append_writer_impl.h"
+
+#include <arrow/record_batch.h>
+#include <arrow/type.h>
+#include <arrow/util/byte_size.h>
+
+#include "fluss/protocol/errors.h"
+#include "fluss/record/arrow_log.h"
+
+namespace fluss::write {
+
+using client::Clock;
+using protocol::ApiKey;
+
+Result<std::shared_ptr<AppendWriterImpl>> AppendWriterImpl::Create(std::shared_ptr<client::ConnectionImpl> conn,
+                                                                   TableInfo table) {
+  if (table.HasPrimaryKey())
+    return Status::InvalidArgument("table " + table.table_path.ToString() +
+                                   " has a primary key: use an upsert writer, not an append writer");
+  if (table.IsPartitioned())
+    return Status::Unsupported("table " + table.table_path.ToString() + " is partitioned; partitioned writes are not supported yet");
+  const std::string format = table.LogFormat();
+  if (format != "ARROW" && format != "arrow")
+    return Status::Unsupported("table " + table.table_path.ToString() + " uses log format " + format +
+                               "; this writer supports ARROW");
+  int level = 3;
+  try {
+    level = std::stoi(table.Property("table.log.arrow.compression.zstd.level", "3"));
+  } catch (...) {
+  }
+  FLUSS_ASSIGN_OR_RETURN(auto options,
+                         record::ArrowWriteOptions(table.Property("table.log.arrow.compression.type", "ZSTD"), level));
+  std::shared_ptr<AppendWriterImpl> w(new AppendWriterImpl(std::move(conn), std::move(table), std::move(options)));
+  w->conn_->RegisterFlushable(w);
+  return w;
+}
+
+AppendWriterImpl::AppendWriterImpl(std::shared_ptr<client::ConnectionImpl> conn, TableInfo table,
+                                   arrow::ipc::IpcWriteOptions write_options)
+    : conn_(std::move(conn)),
+      table_(std::move(table)),
+      schema_(table_.descriptor.schema.arrow_schema),
+      write_options_(std::move(write_options)),
+      options_(conn_->options()),
+      rng_(std::random_device{}()) {
+  sticky_bucket_ = static_cast<int32_t>(rng_() % static_cast<uint32_t>(table_.num_buckets));
+}
+
+bool AppendWriterImpl::BufferFull() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return buffered_bytes_ >= options_.writer_buffer_memory_size && !aborted_;
+}
+
+Status AppendWriterImpl::WaitForBufferSpace() {
+  std::unique_lock<std::mutex> lock(mu_);
+  const auto deadline = Clock::now() + std::chrono::milliseconds(options_.writer_buffer_wait_timeout_ms);
+  bool ok = memory_cv_.wait_until(lock, deadline, [&] {
+    return buffered_bytes_ < options_.writer_buffer_memory_size || aborted_;
+  });
+  if (!ok)
+    return Status::Timeout("table " + table_.table_path.ToString() + ": the writer buffer (client.writer.buffer.memory-size = " +
+                           std::to_string(options_.writer_buffer_memory_size) + " bytes) stayed full for " +
+                           std::to_string(options_.writer_buffer_wait_timeout_ms) + " ms (client.writer.buffer.wait-timeout)");
+  return Status::OK();
+}
+
+Result<WriteResult> AppendWriterImpl::Append(const Value* values, size_t count) {
+  if (BufferFull()) FLUSS_RETURN_NOT_OK(WaitForBufferSpace());
+  return AppendNoWait(values, count);
+}
+
+void AppendWriterImpl::NextStickyBucketLocked() {
+  if (table_.num_buckets <= 1) return;
+  // Move to a different bucket, chosen at random like the Java sticky assigner.
+  int32_t next = static_cast<int32_t>(rng_() % static_cast<uint32_t>(table_.num_buckets - 1));
+  sticky_bucket_ = next >= sticky_bucket_ ? next + 1 : next;
+}
+
+Result<WriteResult> AppendWriterImpl::AppendNoWait(const Value* values, size_t count) {
+  FLUSS_RETURN_NOT_OK(RowBatchBuilder::Validate(*schema_, values, count));
+  bool closed_one = false;
+  WriteResult result;
+  std::pair<int32_t, uint64_t> linger{-1, 0};
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (aborted_) return abort_status_;
+    const int32_t bucket = sticky_bucket_;
+    OpenBatch& ob = open_[bucket];
+    if (!ob.builder) {
+      ob.builder = std::make_unique<RowBatchBuilder>(schema_);
+      ob.id = next_batch_id_++;
+      ob.result = std::make_shared<WriteResult::State>();
+      incomplete_.insert(ob.id);
+      linger = {bucket, ob.id};
+    }
+    FLUSS_ASSIGN_OR_RETURN(int64_t bytes, ob.builder->Append(values));
+    ob.bytes += bytes;
+    buffered_bytes_ += bytes;
+    result = WriteResult(ob.result);
+    if (ob.builder->estimated_bytes() >= options_.writer_batch_size) {
+      CloseOpenLocked(bucket);
+      NextStickyBucketLocked();
+      closed_one = true;
+    }
+  }
+  if (linger.first >= 0 && !closed_one) ScheduleLinger(linger.first, linger.second);
+  if (closed_one) PostDrain();
+  return result;
+}
+
+Result<WriteResult> AppendWriterImpl::WriteArrowBatch(const std::shared_ptr<arrow::RecordBatch>& batch) {
+  if (!batch) return Status::InvalidArgument("write_arrow_batch: batch is None");
+  const auto& in = *batch->schema();
+  if (in.num_fields() != schema_->num_fields())
+    return Status::InvalidArgument("write_arrow_batch: batch has " + std::to_string(in.num_fields()) +
+                                   " columns but table " + table_.table_path.ToString() + " has " +
+                                   std::to_string(schema_->num_fields()));
+  for (int i = 0; i < in.num_fields(); ++i) {
+    const auto& want = schema_->field(i);
+    const auto& got = in.field(i);
+    if (got->name() != want->name())
+      return Status::InvalidArgument("write_arrow_batch: column " + std::to_string(i) + " is '" + got->name() +
+                                     "' but the table's column is '" + want->name() + "'");
+    if (!got->type()->Equals(*want->type()))
+      return Status::InvalidArgument("write_arrow_batch: column '" + got->name() + "' has type " +
+                                     got->type()->ToString() + " but the table's type is " + want->type()->ToString());
+    if (!want->nullable() && batch->column(i)->null_count() > 0)
+      return Status::InvalidArgument("write_arrow_batch: column '" + got->name() + "' is NOT NULL but has " +
+                                     std::to_string(batch->column(i)->null_count()) + " nulls");
+  }
+  // Re-label with the table schema (names and nullability) so the batch encodes like a row batch.
+  auto aligned = arrow::RecordBatch::Make(schema_, batch->num_rows(), batch->columns());
+  auto state = std::make_shared<WriteResult::State>();
+  if (batch->num_rows() == 0) {
+    state->CompletePart(Status::OK());
+    return WriteResult(state);
+  }
+  // Split batches above writer.batch.size so every produce request stays bounded.
+  const int64_t total = std::max<int64_t>(1, static_cast<int64_t>(arrow::util::TotalBufferSize(*aligned)));
+  const int64_t pieces = std::max<int64_t>(1, (total + options_.writer_batch_size - 1) / options_.writer_batch_size);
+  const int64_t rows_per_piece = (aligned->num_rows() + pieces - 1) / pieces;
+  std::vector<std::shared_ptr<arrow::RecordBatch>> slices;
+  for (int64_t off = 0; off < aligned->num_rows(); off += rows_per_piece)
+    slices.push_back(aligned->Slice(off, std::min(rows_per_piece, aligned->num_rows() - off)));
+  state->parts = static_cast<int>(slices.size());
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (aborted_) return abort_status_;
+    for (auto& s : slices) {
+      Batch b;
+      b.id = next_batch_id_++;
+      b.bucket = sticky_bucket_;
+      b.data = s;
+      b.result = state;
+      b.bytes = total / static_cast<int64_t>(slices.size());
+      b.created = Clock::now();
+      incomplete_.insert(b.id);
+      buffered_bytes_ += b.bytes;
+      // An open row batch of this bucket goes first, keeping per-bucket order of the writes.
+      if (open_.count(b.bucket)) CloseOpenLocked(b.bucket);
+      closed_.push_back(std::move(b));
+      NextStickyBucketLocked();
+    }
+  }
+  PostDrain();
+  return WriteResult(state);
+}
+
+void AppendWriterImpl::CloseOpenLocked(int32_t bucket) {
+  auto it = open_.find(bucket);
+  if (it == open_.end()) return;
+  OpenBatch ob = std::move(it->second);
+  open_.erase(it);
+  Batch b;
+  b.id = ob.id;
+  b.bucket = bucket;
+  b.result = std::move(ob.result);
+  b.bytes = ob.bytes;
+  b.created = Clock::now();
+  auto rb = ob.builder->Finish();
+  if (!rb.ok()) {
+    // Cannot happen for validated rows; fail the batch rather than lose track of it.
+    b.result->CompletePart(rb.status());
+    buffered_bytes_ -= b.bytes;
+    incomplete_.erase(b.id);
+    return;
+  }
+  b.data = std::move(*rb);
+  closed_.push_back(std::move(b));
+}
+
+void AppendWriterImpl::ScheduleLinger(int32_t bucket, uint64_t id) {
+  auto self = shared_from_this();
+  asio::post(conn_->io(), [self, bucket, id] {
+    auto timer = std::make_shared<asio::steady_timer>(self->conn_->io());
+    timer->expires_after(std::chrono::milliseconds(self->options_.writer_batch_timeout_ms));
+    timer->async_wait([self, timer, bucket, id](const asio::error_code& ec) {
+      if (ec) return;
+      {
+        std::lock_guard<std::mutex> lock(self->mu_);
+        auto it = self->open_.find(bucket);
+        if (it == self->open_.end() || it->second.id != id) return;
+        self->CloseOpenLocked(bucket);
+        if (bucket == self->sticky_bucket_) self->NextStickyBucketLocked();
+      }
+      self->Drain();
+    });
+  });
+}
+
+void AppendWriterImpl::PostDrain() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (drain_posted_) return;
+    drain_posted_ = true;
+  }
+  asio::post(conn_->io(), [self = shared_from_this()] { self->Drain(); });
+}
+
+void AppendWriterImpl::FlushAsync(StatusCallback done) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::vector<int32_t> buckets;
+    for (auto& [b, ob] : open_) buckets.push_back(b);
+    for (int32_t b : buckets) CloseOpenLocked(b);
+    if (incomplete_.empty()) {
+      // Nothing pending: answer at once.
+    } else {
+      flush_waiters_.push_back(FlushWaiter{next_batch_id_ - 1, Status::OK(), std::move(done)});
+      done = nullptr;
+    }
+  }
+  if (done) {
+    done(Status::OK());
+    return;
+  }
+  if (conn_->closed()) return;  // Abort() answers the waiters
+  PostDrain();
+}
+
+void AppendWriterImpl::Drain() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    drain_posted_ = false;
+    while (!closed_.empty()) {
+      Batch b = std::move(closed_.front());
+      closed_.pop_front();
+      queues_[b.bucket].push_back(std::move(b));
+    }
+  }
+  const TablePath& path = table_.table_path;
+  std::map<int32_t, std::vector<Batch>> by_leader;
+  bool need_refresh = false;
+  const auto now = Clock::now();
+  for (auto& [bucket, q] : queues_) {
+    if (q.empty() || in_flight_.count(bucket)) continue;
+    auto leader = conn_->metadata().Leader(path, bucket);
+    if (!leader) {
+      need_refresh = true;
+      // A bucket without a leader for a whole request timeout fails its oldest batch.
+      if (now - q.front().created > std::chrono::milliseconds(options_.request_timeout_ms)) {
+        Batch b = std::move(q.front());
+        q.pop_front();
+        Complete(b, Status::Timeout("table " + path.ToString() + " bucket " + std::to_string(bucket) +
+                                    ": no leader available within client.request-timeout"));
+      }
+      continue;
+    }
+    Batch b = std::move(q.front());
+    q.pop_front();
+    in_flight_.insert(bucket);
+    by_leader[*leader].push_back(std::move(b));
+  }
+  for (auto& [leader, batches] : by_leader) SendToLeader(leader, std::move(batches));
+  if (need_refresh && !refreshing_) {
+    refreshing_ = true;
+    auto self = shared_from_this();
+    asio::co_spawn(
+        conn_->io(),
+        [](std::shared_ptr<AppendWriterImpl> w) -> asio::awaitable<void> {
+          const std::vector<TablePath> tables{w->table_.table_path};
+          co_await w->conn_->RefreshMetadata(tables);
+          co_await w->conn_->Sleep(std::chrono::milliseconds(50));
+          w->refreshing_ = false;
+          w->Drain();
+        }(self),
+        asio::detached);
+  }
+}
+
+void AppendWriterImpl::SendToLeader(int32_t leader, std::vector<Batch> batches) {
+  // Encode (and compress) on the I/O thread, then pack batches into requests of at most
+  // request.max.size bytes (one batch per bucket per request, as the Java client does).
+  std::vector<Batch> ready;
+  for (auto& b : batches) {
+    if (!b.encoded) {
+      auto enc = record::EncodeArrowLogBatch(*b.data, static_cast<int16_t>(table_.schema_id), write_options_);
+      if (!enc.ok()) {
+        in_flight_.erase(b.bucket);
+        Complete(b, enc.status().WithContext("table " + table_.table_path.ToString()));
+        continue;
+      }
+      b.encoded = std::move(*enc);
+      b.data.reset();
+    }
+    ready.push_back(std::move(b));
+  }
+  auto conn = conn_->TabletServer(leader);
+  size_t i = 0;
+  while (i < ready.size()) {
+    proto::ProduceLogRequest req;
+    req.set_acks(options_.writer_acks);
+    req.set_table_id(table_.table_id);
+    req.set_timeout_ms(static_cast<int32_t>(std::min<int64_t>(options_.request_timeout_ms, INT32_MAX)));
+    std::vector<Batch> group;
+    int64_t size = 0;
+    while (i < ready.size() && (group.empty() || size + ready[i].encoded->size() <= options_.request_max_size)) {
+      auto* br = req.add_buckets_req();
+      br->set_bucket_id(ready[i].bucket);
+      br->set_records(ready[i].encoded->data(), static_cast<size_t>(ready[i].encoded->size()));
+      size += ready[i].encoded->size();
+      group.push_back(std::move(ready[i]));
+      ++i;
+    }
+    auto self = shared_from_this();
+    asio::co_spawn(
+        conn_->io(),
+        [](std::shared_ptr<AppendWriterImpl> w, std::shared_ptr<net::ServerConnection> c,
+           proto::ProduceLogRequest r, std::vector<Batch> g) -> asio::awaitable<void> {
+          Result<proto::ProduceLogResponse> resp = Status::Network("leader is not in the server list");
+          if (c) resp = co_await w->conn_->Call<proto::ProduceLogResponse>(c, ApiKey::PRODUCE_LOG, r);
+          w->HandleResponse(std::move(g), std::move(resp));
+        }(self, conn, std::move(req), std::move(group)),
+        asio::detached);
+  }
+}
+
+void AppendWriterImpl::HandleResponse(std::vector<Batch> batches, Result<proto::ProduceLogResponse> resp) {
+  bool backoff = false;
+  std::map<int32_t, const proto::PbProduceLogRespForBucket*> by_bucket;
+  if (resp.ok())
+    for (const auto& r : resp->buckets_resp()) by_bucket[r.bucket_id()] = &r;
+  for (auto& b : batches) {
+    in_flight_.erase(b.bucket);
+    if (!resp.ok()) {
+      RetryOrFail(std::move(b), resp.status(), &backoff);
+      continue;
+    }
+    auto it = by_bucket.find(b.bucket);
+    if (it == by_bucket.end()) {
+      RetryOrFail(std::move(b), Status::Protocol("produce response lacks bucket " + std::to_string(b.bucket)), &backoff);
+      continue;
+    }
+    const auto& r = *it->second;
+    if (r.has_error_code() && r.error_code() != protocol::NONE) {
+      RetryOrFail(std::move(b), Status::Server(r.error_code(), r.error_message()), &backoff);
+      continue;
+    }
+    Complete(b, Status::OK());
+  }
+  if (backoff) {
+    auto self = shared_from_this();
+    asio::co_spawn(
+        conn_->io(),
+        [](std::shared_ptr<AppendWriterImpl> w) -> asio::awaitable<void> {
+          co_await w->conn_->Sleep(std::chrono::milliseconds(100));
+          w->Drain();
+        }(self),
+        asio::detached);
+  } else {
+    Drain();
+  }
+}
+
+void AppendWriterImpl::RetryOrFail(Batch b, const Status& st, bool* need_backoff) {
+  const std::string where = "table " + table_.table_path.ToString() + " bucket " + std::to_string(b.bucket);
+  bool closed;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    closed = aborted_;
+  }
+  if (st.IsRetriable() && b.attempts < options_.writer_retries && !closed &&
+      Clock::now() - b.created < std::chrono::milliseconds(options_.request_timeout_ms) * 4) {
+    ++b.attempts;
+    if (st.code() == StatusCode::kNetwork ||
+        (st.code() == StatusCode::kServer && protocol::IsInvalidMetadataError(st.error_code())))
+      conn_->metadata().InvalidateTable(table_.table_path);
+    queues_[b.bucket].push_front(std::move(b));
+    *need_backoff = true;
+    return;
+  }
+  Complete(b, st.WithContext(where));
+}
+
+void AppendWriterImpl::Complete(const Batch& b, const Status& st) {
+  std::vector<std::pair<StatusCallback, Status>> flushed;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    buffered_bytes_ -= b.bytes;
+    incomplete_.erase(b.id);
+    const uint64_t lowest = incomplete_.empty() ? UINT64_MAX : *incomplete_.begin();
+    for (auto it = flush_waiters_.begin(); it != flush_waiters_.end();) {
+      if (!st.ok() && b.id <= it->target && it->first_error.ok()) it->first_error = st;
+      if (lowest > it->target) {
+        flushed.emplace_back(std::move(it->done), it->first_error);
+        it = flush_waiters_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  memory_cv_.notify_all();
+  b.result->CompletePart(st);
+  for (auto& [cb, s] : flushed) cb(s);
+}
+
+void AppendWriterImpl::Abort(const Status& status) {
+  std::vector<Batch> pending;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    aborted_ = true;
+    abort_status_ = status;
+    std::vector<int32_t> buckets;
+    for (auto& [b, ob] : open_) buckets.push_back(b);
+    for (int32_t b : buckets) CloseOpenLocked(b);
+    for (auto& b : closed_) pending.push_back(std::move(b));
+    closed_.clear();
+  }
+  for (auto& [bucket, q] : queues_) {
+    for (auto& b : q) pending.push_back(std::move(b));
+    q.clear();
+  }
+  for (auto& b : pending) Complete(b, status);
+  memory_cv_.notify_all();
+}
+
+}  // namespace fluss::write
+
+namespace fluss {
+
+Result<std::shared_ptr<AppendWriter>> Table::NewAppendWriter() {
+  FLUSS_ASSIGN_OR_RETURN(auto w, write::AppendWriterImpl::Create(impl_, info_));
+  return std::static_pointer_cast<AppendWriter>(w);
+}
+
+}  // namespace fluss

@@ -1,0 +1,105 @@
+// The append writer of log tables: accumulates rows into per-bucket Arrow batches (user
+// threads) and sends closed batches to bucket leaders (I/O thread).
+//
+// Thread affinity: Append*, WriteArrowBatch, FlushAsync, BufferFull and WaitForBufferSpace run
+// on any thread and take `mu_`. Drain, Send and the response handling run on the I/O thread
+// only; `queues_`, `in_flight_` and `refreshing_` belong to it.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <set>
+
+#include <arrow/ipc/options.h>
+
+#include "fluss/client.h"
+#include "fluss/client/connection_impl.h"
+#include "fluss/proto/fluss_api.pb.h"
+#include "fluss/write/row_batch_builder.h"
+#include "fluss/write/write_result_state.h"
+
+namespace fluss::write {
+
+class AppendWriterImpl : public AppendWriter,
+                         public client::Flushable,
+                         public std::enable_shared_from_this<AppendWriterImpl> {
+ public:
+  static Result<std::shared_ptr<AppendWriterImpl>> Create(std::shared_ptr<client::ConnectionImpl> conn,
+                                                          TableInfo table);
+
+  Result<WriteResult> Append(const Value* values, size_t count) override;
+  Result<WriteResult> AppendNoWait(const Value* values, size_t count) override;
+  Result<WriteResult> WriteArrowBatch(const std::shared_ptr<arrow::RecordBatch>& batch) override;
+  void FlushAsync(StatusCallback done) override;
+  void Abort(const Status& status) override;
+  const std::shared_ptr<arrow::Schema>& schema() const override { return schema_; }
+
+  bool BufferFull() override;
+  Status WaitForBufferSpace() override;
+
+ private:
+  struct Batch {
+    uint64_t id = 0;
+    int32_t bucket = 0;
+    std::shared_ptr<arrow::RecordBatch> data;
+    std::shared_ptr<arrow::Buffer> encoded;
+    std::shared_ptr<WriteResult::State> result;
+    int64_t bytes = 0;  // accounted buffer memory
+    int32_t attempts = 0;
+    client::Clock::time_point created;
+  };
+  struct OpenBatch {
+    std::unique_ptr<RowBatchBuilder> builder;
+    uint64_t id = 0;
+    std::shared_ptr<WriteResult::State> result;
+    int64_t bytes = 0;
+  };
+  struct FlushWaiter {
+    uint64_t target = 0;  // every batch with id <= target must complete
+    Status first_error;
+    StatusCallback done;
+  };
+
+  AppendWriterImpl(std::shared_ptr<client::ConnectionImpl> conn, TableInfo table,
+                   arrow::ipc::IpcWriteOptions write_options);
+
+  void CloseOpenLocked(int32_t bucket);
+  void NextStickyBucketLocked();
+  void PostDrain();
+  void ScheduleLinger(int32_t bucket, uint64_t id);
+  void Drain();
+  void SendToLeader(int32_t leader, std::vector<Batch> batches);
+  void HandleResponse(std::vector<Batch> batches, Result<proto::ProduceLogResponse> resp);
+  void RetryOrFail(Batch batch, const Status& st, bool* need_backoff);
+  void Complete(const Batch& batch, const Status& st);
+
+  std::shared_ptr<client::ConnectionImpl> conn_;
+  const TableInfo table_;
+  std::shared_ptr<arrow::Schema> schema_;
+  const arrow::ipc::IpcWriteOptions write_options_;
+  const ClientOptions& options_;
+
+  std::mutex mu_;
+  std::condition_variable memory_cv_;
+  std::map<int32_t, OpenBatch> open_;
+  std::deque<Batch> closed_;
+  int32_t sticky_bucket_ = 0;
+  std::mt19937 rng_;
+  uint64_t next_batch_id_ = 1;
+  std::set<uint64_t> incomplete_;
+  std::vector<FlushWaiter> flush_waiters_;
+  int64_t buffered_bytes_ = 0;
+  bool aborted_ = false;
+  Status abort_status_;
+
+  std::map<int32_t, std::deque<Batch>> queues_;
+  std::set<int32_t> in_flight_;
+  bool refreshing_ = false;
+  bool drain_posted_ = false;  // guarded by mu_
+};
+
+}  // namespace fluss::write

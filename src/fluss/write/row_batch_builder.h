@@ -1,0 +1,44 @@
+// Builds an Arrow record batch from rows of Values (see fluss::Value), one Arrow builder per
+// column, with the per-column append function chosen once at construction.
+//
+// Thread affinity: none; the owner serialises access.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include <arrow/builder.h>
+#include <arrow/type_fwd.h>
+
+#include "fluss/client.h"
+
+namespace fluss::write {
+
+class RowBatchBuilder {
+ public:
+  explicit RowBatchBuilder(std::shared_ptr<arrow::Schema> schema);
+
+  /// Checks every value against its column (kind, range, precision, nullability). Fails with
+  /// kInvalidArgument naming the column; nothing is appended in any case.
+  static Status Validate(const arrow::Schema& schema, const Value* values, size_t count);
+
+  /// Appends a row that passed Validate. Returns the estimated encoded bytes of the row.
+  Result<int64_t> Append(const Value* values);
+
+  int64_t num_rows() const { return num_rows_; }
+  int64_t estimated_bytes() const { return estimated_bytes_; }
+
+  /// Finishes the builders into a record batch; the builder is left empty and reusable.
+  Result<std::shared_ptr<arrow::RecordBatch>> Finish();
+
+ private:
+  using AppendFn = arrow::Status (*)(arrow::ArrayBuilder*, const Value&);
+  std::shared_ptr<arrow::Schema> schema_;
+  std::vector<std::unique_ptr<arrow::ArrayBuilder>> builders_;
+  std::vector<AppendFn> append_;
+  std::vector<int32_t> fixed_width_;  // bytes per value for the size estimate
+  int64_t num_rows_ = 0;
+  int64_t estimated_bytes_ = 0;
+};
+
+}  // namespace fluss::write
