@@ -6,6 +6,7 @@
 #pragma once
 
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
 
 #include <memory>
 
@@ -50,6 +51,9 @@ class PyRef {
   PyObject* obj_;
 };
 
+/// Prints an error that cannot be raised (GIL held), like an unraisable exception.
+void ReportUnraisable(const char* what);
+
 /// Calls Python `done(error_or_None, value_or_None)` under the GIL; Python exceptions raised by
 /// `done` are reported as unraisable (they cannot propagate into the I/O thread).
 void CallDone(const std::shared_ptr<PyRef>& done, nb::handle error, nb::handle value);
@@ -62,7 +66,13 @@ Callback<T> MakeCallback(nb::object done, Convert convert) {
   return [ref, convert](Result<T> r) {
     nb::gil_scoped_acquire gil;
     if (!r.ok()) {
-      CallDone(ref, MakeError(r.status()), nb::none());
+      try {
+        CallDone(ref, MakeError(r.status()), nb::none());
+      } catch (nb::python_error& e) {
+        e.discard_as_unraisable(ref->get());
+      } catch (const std::exception& e) {
+        ReportUnraisable(e.what());
+      }
       return;
     }
     nb::object v;
@@ -72,7 +82,10 @@ Callback<T> MakeCallback(nb::object done, Convert convert) {
       CallDone(ref, MakeError(e.status), nb::none());
       return;
     } catch (nb::python_error& e) {
-      CallDone(ref, MakeError(Status::Internal(e.what())), nb::none());
+      e.discard_as_unraisable(ref->get());
+      return;
+    } catch (const std::exception& e) {
+      ReportUnraisable(e.what());
       return;
     }
     CallDone(ref, nb::none(), v);

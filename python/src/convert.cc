@@ -35,6 +35,11 @@ PyRef::~PyRef() {
   PyGILState_Release(s);
 }
 
+void ReportUnraisable(const char* what) {
+  PyErr_SetString(PyExc_RuntimeError, what);
+  PyErr_WriteUnraisable(nullptr);
+}
+
 void CallDone(const std::shared_ptr<PyRef>& done, nb::handle error, nb::handle value) {
   try {
     done->get()(error, value);
@@ -47,8 +52,14 @@ StatusCallback MakeStatusCallback(nb::object done) {
   auto ref = std::make_shared<PyRef>(std::move(done));
   return [ref](Status st) {
     nb::gil_scoped_acquire gil;
-    if (st.ok()) CallDone(ref, nb::none(), nb::none());
-    else CallDone(ref, MakeError(st), nb::none());
+    try {
+      if (st.ok()) CallDone(ref, nb::none(), nb::none());
+      else CallDone(ref, MakeError(st), nb::none());
+    } catch (nb::python_error& e) {
+      e.discard_as_unraisable(ref->get());
+    } catch (const std::exception& e) {
+      ReportUnraisable(e.what());
+    }
   };
 }
 

@@ -22,7 +22,8 @@ void CoordinatorStatusCall(const std::shared_ptr<ConnectionImpl>& impl, ApiKey k
   impl->SpawnStatus(
       [](std::shared_ptr<ConnectionImpl> c, ApiKey k, Req r, std::string ctx) -> asio::awaitable<Status> {
         auto resp = co_await c->CallCoordinator<Resp>(k, r);
-        co_return resp.ok() ? Status::OK() : resp.status().WithContext(ctx);
+        if (resp.ok()) co_return Status::OK();
+        co_return resp.status().WithContext(ctx);
       }(impl, key, std::move(req), std::move(context)),
       std::move(done));
 }

@@ -78,8 +78,17 @@ void ConnectionImpl::SpawnStatus(asio::awaitable<Status> aw, StatusCallback done
   asio::co_spawn(
       io_,
       [](asio::awaitable<Status> a, StatusCallback d) -> asio::awaitable<void> {
-        Status st = co_await std::move(a);
-        d(std::move(st));
+        std::string error;
+        try {
+          Status st = co_await std::move(a);
+          d(std::move(st));
+          co_return;
+        } catch (const std::exception& e) {
+          error = e.what();
+        } catch (...) {
+          error = "unknown exception";
+        }
+        d(Status::Internal("unexpected exception in the client: " + error));
       }(std::move(aw), std::move(done)),
       asio::detached);
 }
@@ -392,6 +401,11 @@ void Connection::GetTableAsync(const TablePath& path, Callback<std::shared_ptr<T
       [](std::shared_ptr<client::ConnectionImpl> c, TablePath p) -> asio::awaitable<Result<std::shared_ptr<Table>>> {
         auto info = co_await c->FetchTableInfo(p);
         if (!info.ok()) co_return info.status();
+        // Learn the bucket leaders now (as the Java client does), so the first write or read
+        // does not wait for a metadata round trip. A table without leaders yet is not an
+        // error here: writers and scanners wait for them.
+        const std::vector<TablePath> tables{p};
+        co_await c->RefreshMetadata(tables);
         co_return std::make_shared<Table>(c, std::move(*info));
       }(impl_, path),
       std::move(done));

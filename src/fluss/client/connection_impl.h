@@ -107,10 +107,21 @@ class ConnectionImpl : public std::enable_shared_from_this<ConnectionImpl> {
 
 // ---- templates ----
 
+/// Awaits `aw` and hands the outcome to `done`; an exception escaping the operation (a bug)
+/// becomes kInternal instead of a callback that never comes.
 template <typename T>
 asio::awaitable<void> DeliverResult(asio::awaitable<Result<T>> aw, Callback<T> done) {
-  Result<T> r = co_await std::move(aw);
-  done(std::move(r));
+  std::string error;
+  try {
+    Result<T> r = co_await std::move(aw);
+    done(std::move(r));
+    co_return;
+  } catch (const std::exception& e) {
+    error = e.what();
+  } catch (...) {
+    error = "unknown exception";
+  }
+  done(Status::Internal("unexpected exception in the client: " + error));
 }
 
 template <typename T>

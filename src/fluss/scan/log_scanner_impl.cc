@@ -92,7 +92,8 @@ asio::awaitable<Status> LogScannerImpl::ResolvePositions(std::map<int32_t, int64
     for (auto& [b, pos] : *positions)
       if (pos == kind) buckets.push_back(b);
     if (buckets.empty()) continue;
-    auto offsets = co_await conn_->ListOffsets(table_, buckets, kind == kEarliestOffset ? 0 : 1, std::nullopt);
+    const int32_t type = kind == kEarliestOffset ? 0 : 1;
+    auto offsets = co_await conn_->ListOffsets(table_, buckets, type, std::nullopt);
     if (!offsets.ok()) co_return offsets.status();
     for (auto& [b, off] : *offsets) (*positions)[b] = off;
   }
@@ -216,7 +217,11 @@ asio::awaitable<Status> LogScannerImpl::FetchRound(std::map<int32_t, int64_t>* p
           if (*rb) {
             int64_t from = std::max<int64_t>(0, pos_it->second - h.base_offset);
             int64_t to = std::min<int64_t>((*rb)->num_rows(), stop - h.base_offset);
-            if (to > from) out->push_back(from == 0 && to == (*rb)->num_rows() ? *rb : (*rb)->Slice(from, to - from));
+            // (No ?: with shared_ptr operands here: GCC 12 coroutines mishandle them.)
+            if (to > from) {
+              if (from == 0 && to == (*rb)->num_rows()) out->push_back(*rb);
+              else out->push_back((*rb)->Slice(from, to - from));
+            }
           }
           pos_it->second = h.next_offset();
         }

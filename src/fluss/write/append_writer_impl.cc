@@ -280,7 +280,11 @@ void AppendWriterImpl::Drain() {
         [](std::shared_ptr<AppendWriterImpl> w) -> asio::awaitable<void> {
           const std::vector<TablePath> tables{w->table_.table_path};
           co_await w->conn_->RefreshMetadata(tables);
-          co_await w->conn_->Sleep(std::chrono::milliseconds(50));
+          // Back off only while some bucket still has no leader (e.g. right after create).
+          bool all = true;
+          for (int32_t b = 0; all && b < w->table_.num_buckets; ++b)
+            all = w->conn_->metadata().Leader(w->table_.table_path, b).has_value();
+          if (!all) co_await w->conn_->Sleep(std::chrono::milliseconds(50));
           w->refreshing_ = false;
           w->Drain();
         }(self),
