@@ -185,14 +185,36 @@ class AppendWriter {
   virtual const std::shared_ptr<arrow::Schema>& schema() const = 0;
 };
 
-/// Reads a log table's buckets.
+/// Records of one log batch handed to the user: the rows at offsets
+/// [base_offset, last_offset] of `bucket`, all committed at `commit_timestamp`.
+struct ScanBatch {
+  int32_t bucket = 0;
+  int64_t base_offset = 0;       ///< offset of the first row of `batch`
+  int64_t last_offset = 0;       ///< offset of the last row of `batch`
+  int64_t commit_timestamp = 0;  ///< epoch ms, the timestamp of every record of the batch
+  std::shared_ptr<arrow::RecordBatch> batch;  ///< the scanner's projected schema
+  std::vector<int8_t> change_types;           ///< one per row; empty means all +A (append-only)
+};
+
+/// Reads a log table's buckets. Positions start where Subscribe says and advance as batches
+/// are returned; each record is returned once, in offset order within its bucket.
 class LogScanner {
  public:
   virtual ~LogScanner() = default;
-  /// Subscribes `bucket` from `start_offset` (an offset, kEarliestOffset or kLatestOffset).
-  /// Fails with kInvalidArgument for a bucket outside the table or a bad offset.
+  /// Subscribes `bucket` from `start_offset`: an offset, kEarliestOffset (log start) or
+  /// kLatestOffset (the high watermark when the next read starts). Re-subscribing moves the
+  /// position. Fails with kInvalidArgument for a bucket outside the table or a bad offset.
   virtual Status Subscribe(int32_t bucket, int64_t start_offset) = 0;
+  /// Stops reading `bucket`; batches of it not yet returned are dropped.
   virtual Status Unsubscribe(int32_t bucket) = 0;
+  /// Returns the next batches of the subscribed buckets: as soon as any are fetched, or an empty
+  /// list once `timeout_ms` passes. The server waits for client.scanner.log.fetch.min-bytes up
+  /// to client.scanner.log.fetch.wait-max-time per fetch. Fails with kInvalidArgument when
+  /// another poll or read of this scanner is in progress.
+  virtual void PollAsync(int64_t timeout_ms, Callback<std::vector<ScanBatch>> done) = 0;
+  /// Puts batches returned by a poll that the caller could not deliver back in front, so the
+  /// next poll returns them first (e.g. the poll was cancelled after its fetch completed).
+  virtual void Requeue(std::vector<ScanBatch> batches) = 0;
   /// Reads every subscribed bucket from its position up to the high watermark seen when the
   /// call starts, and returns the records as one table (the scanner's projected schema; an empty
   /// table at once when there is nothing to read). Advances the positions.

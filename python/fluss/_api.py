@@ -563,30 +563,192 @@ class AppendWriter:
 # ------------------------------------------------------------------------------- reading
 
 
-class LogScanner:
-    """Reads buckets of a log table (returned by ``TableScan.create_batch_scanner``)."""
+class TableBucket:
+    """A bucket of a table (or of one partition of a partitioned table)."""
 
-    def __init__(self, native, table_info: TableInfo):
+    __slots__ = ("table_id", "bucket_id", "partition_id")
+
+    def __init__(self, table_id: int, bucket: int):
+        self.table_id = table_id
+        self.bucket_id = bucket
+        self.partition_id: Optional[int] = None
+
+    @staticmethod
+    def with_partition(table_id: int, partition_id: int, bucket: int) -> "TableBucket":
+        tb = TableBucket(table_id, bucket)
+        tb.partition_id = partition_id
+        return tb
+
+    def _key(self):
+        return (self.table_id, self.partition_id, self.bucket_id)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, TableBucket) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        p = f", partition_id={self.partition_id}" if self.partition_id is not None else ""
+        return f"TableBucket(table_id={self.table_id}{p}, bucket={self.bucket_id})"
+
+
+class ScanRecord:
+    """One record from a record scanner's ``poll``."""
+
+    __slots__ = ("bucket", "offset", "timestamp", "change_type", "row")
+
+    def __init__(self, bucket: TableBucket, offset: int, timestamp: int, change_type: ChangeType, row: dict):
+        self.bucket = bucket            #: the TableBucket it came from
+        self.offset = offset            #: its offset in the bucket
+        self.timestamp = timestamp      #: commit time of its batch, epoch ms
+        self.change_type = change_type  #: ChangeType.AppendOnly (+A) for log tables
+        self.row = row                  #: {column: value}
+
+    def __repr__(self) -> str:
+        return (f"ScanRecord(bucket={self.bucket.bucket_id}, offset={self.offset}, timestamp={self.timestamp}, "
+                f"change_type={self.change_type.short_string()}, row={self.row})")
+
+
+class RecordBatch:
+    """One Arrow record batch from a batch scanner's ``poll_batches``: the records at offsets
+    ``base_offset`` .. ``last_offset`` of ``bucket``."""
+
+    __slots__ = ("batch", "bucket", "base_offset", "last_offset")
+
+    def __init__(self, batch: pa.RecordBatch, bucket: TableBucket, base_offset: int, last_offset: int):
+        self.batch = batch
+        self.bucket = bucket
+        self.base_offset = base_offset
+        self.last_offset = last_offset
+
+    def __repr__(self) -> str:
+        return (f"RecordBatch(bucket={self.bucket.bucket_id}, base_offset={self.base_offset}, "
+                f"last_offset={self.last_offset}, num_rows={self.batch.num_rows})")
+
+
+class _BatchCapsules:
+    def __init__(self, capsules):
+        self._c = capsules
+
+    def __arrow_c_array__(self, requested_schema=None):
+        return self._c
+
+
+_CHANGE_TYPES = list(ChangeType)
+_ASYNC_ITER_POLL_MS = 1000
+
+
+class LogScanner:
+    """Reads the buckets of a log table.
+
+    Made by ``TableScan.create_log_scanner()`` (record mode: ``poll`` returns ``ScanRecord``s)
+    or ``TableScan.create_batch_scanner()`` (batch mode: ``poll_arrow``, ``poll_batches``).
+    Both read to the current end with ``to_arrow`` / ``to_pandas``. Blocking calls release the
+    GIL and answer Ctrl-C; each has an ``*_async`` twin, and ``async for`` streams records
+    (record mode) or ``RecordBatch`` items (batch mode).
+    """
+
+    def __init__(self, native, table_info: TableInfo, record_mode: bool):
         self._n = native
         self._info = table_info
+        self._records_mode = record_mode
         self._schema = _schema_from_capsule(native.schema_capsule())
+        self._pending: list = []
+
+    # ---- subscriptions
 
     def subscribe(self, bucket_id: int, start_offset: int) -> None:
-        """Reads ``bucket_id`` from ``start_offset`` (an offset, EARLIEST_OFFSET or LATEST_OFFSET).
-        Raises FlussError for a bucket outside the table or an invalid offset."""
+        """Reads ``bucket_id`` from ``start_offset``: an offset, ``EARLIEST_OFFSET`` or
+        ``LATEST_OFFSET`` (only records written after the next read starts). Raises FlussError
+        for a bucket outside the table or an invalid offset."""
         self._n.subscribe(int(bucket_id), int(start_offset))
 
     def subscribe_buckets(self, bucket_offsets: Dict[int, int]) -> None:
         """``subscribe`` for each ``{bucket_id: start_offset}`` item (all checked first)."""
-        for b, off in bucket_offsets.items():
+        for b in bucket_offsets:
             if not (0 <= int(b) < self._info.num_buckets):
                 raise FlussError(f"bucket {b} is outside table {self._info.table_path} ({self._info.num_buckets} buckets)")
         for b, off in bucket_offsets.items():
             self._n.subscribe(int(b), int(off))
 
     def unsubscribe(self, bucket_id: int) -> None:
-        """Stops reading ``bucket_id``."""
+        """Stops reading ``bucket_id``; records of it not yet returned are dropped."""
         self._n.unsubscribe(int(bucket_id))
+
+    # ---- conversion
+
+    def _bucket(self, b: int) -> TableBucket:
+        return TableBucket(self._info.table_id, b)
+
+    def _batches(self, polled) -> List[RecordBatch]:
+        out = []
+        for bucket, base, last, _ts, caps, _ct in polled.items():
+            out.append(RecordBatch(pa.record_batch(_BatchCapsules(caps)), self._bucket(bucket), base, last))
+        return out
+
+    def _records(self, polled) -> List[ScanRecord]:
+        out = []
+        for bucket, base, _last, ts, caps, ct in polled.items():
+            tb = self._bucket(bucket)
+            rows = pa.record_batch(_BatchCapsules(caps)).to_pylist()
+            for i, row in enumerate(rows):
+                change = ChangeType.AppendOnly if ct is None else _CHANGE_TYPES[ct[i]]
+                out.append(ScanRecord(tb, base + i, ts, change, row))
+        return out
+
+    def _arrow(self, polled) -> pa.Table:
+        batches = [pa.record_batch(_BatchCapsules(item[4])) for item in polled.items()]
+        return pa.Table.from_batches(batches, schema=self._schema)
+
+    @staticmethod
+    def _check_timeout(timeout_ms) -> int:
+        if not isinstance(timeout_ms, int) or isinstance(timeout_ms, bool) or timeout_ms < 0:
+            raise FlussError(f"timeout_ms must be an int >= 0, got {timeout_ms!r}")
+        return timeout_ms
+
+    def _require(self, record_mode: bool, method: str) -> None:
+        if self._records_mode != record_mode:
+            other = "create_log_scanner()" if record_mode else "create_batch_scanner()"
+            raise FlussError(f"{method}() needs a scanner made by {other}")
+
+    # ---- record mode
+
+    def poll(self, timeout_ms: int) -> List[ScanRecord]:
+        """Records available now, or those arriving within ``timeout_ms`` milliseconds (an empty
+        list after the timeout). Returns as soon as any arrive. Record scanner only."""
+        self._require(True, "poll")
+        return self._records(self._n.poll_blocking(self._check_timeout(timeout_ms)))
+
+    async def poll_async(self, timeout_ms: int) -> List[ScanRecord]:
+        """Awaitable twin of ``poll``; never blocks the event loop."""
+        self._require(True, "poll_async")
+        return self._records(await self._n.poll_async(self._check_timeout(timeout_ms)))
+
+    # ---- batch mode
+
+    def poll_batches(self, timeout_ms: int) -> List[RecordBatch]:
+        """Arrow batches with their bucket and offsets, as ``poll``. Batch scanner only."""
+        self._require(False, "poll_batches")
+        return self._batches(self._n.poll_blocking(self._check_timeout(timeout_ms)))
+
+    async def poll_batches_async(self, timeout_ms: int) -> List[RecordBatch]:
+        """Awaitable twin of ``poll_batches``."""
+        self._require(False, "poll_batches_async")
+        return self._batches(await self._n.poll_async(self._check_timeout(timeout_ms)))
+
+    def poll_arrow(self, timeout_ms: int) -> pa.Table:
+        """What ``poll_batches`` returns, as one ``pyarrow.Table`` (empty, with the scanner's
+        schema, after the timeout). Batch scanner only."""
+        self._require(False, "poll_arrow")
+        return self._arrow(self._n.poll_blocking(self._check_timeout(timeout_ms)))
+
+    async def poll_arrow_async(self, timeout_ms: int) -> pa.Table:
+        """Awaitable twin of ``poll_arrow``."""
+        self._require(False, "poll_arrow_async")
+        return self._arrow(await self._n.poll_async(self._check_timeout(timeout_ms)))
+
+    # ---- bounded reads
 
     def to_arrow(self) -> pa.Table:
         """Reads every subscribed bucket up to its high watermark at call time and returns a
@@ -605,6 +767,20 @@ class LogScanner:
     async def to_pandas_async(self):
         """Awaitable twin of ``to_pandas``."""
         return (await self.to_arrow_async()).to_pandas()
+
+    # ---- async iteration
+
+    def __aiter__(self):
+        return self
+
+    async def __anext__(self):
+        """The next record (record scanner) or ``RecordBatch`` (batch scanner); waits for data
+        without end (stop with ``break`` or by cancelling the task)."""
+        while not self._pending:
+            polled = await self._n.poll_async(_ASYNC_ITER_POLL_MS)
+            self._pending = self._records(polled) if self._records_mode else self._batches(polled)
+            self._pending.reverse()
+        return self._pending.pop()
 
 
 class TableScan:
@@ -637,9 +813,16 @@ class TableScan:
         return self
 
     async def create_batch_scanner(self) -> LogScanner:
-        """A scanner returning Arrow tables (``to_arrow``) and DataFrames (``to_pandas``)."""
+        """A scanner returning Arrow data: ``poll_arrow``, ``poll_batches``, ``to_arrow``,
+        ``to_pandas``. Raises FlussError for a primary-key table."""
         native = self._table._n.new_scanner(self._projection or [])
-        return LogScanner(native, self._table.get_table_info())
+        return LogScanner(native, self._table.get_table_info(), record_mode=False)
+
+    async def create_log_scanner(self) -> LogScanner:
+        """A scanner returning records with their offset, timestamp and change type (``poll``).
+        Raises FlussError for a primary-key table."""
+        native = self._table._n.new_scanner(self._projection or [])
+        return LogScanner(native, self._table.get_table_info(), record_mode=True)
 
 
 class FlussTable:

@@ -5,8 +5,12 @@ from __future__ import annotations
 import asyncio
 
 
-def _settle(fut: asyncio.Future, err, value) -> None:
+def _settle(fut: asyncio.Future, err, value, lost=None) -> None:
     if fut.done():
+        # Cancelled while the operation ran: hand an undelivered result back (e.g. polled
+        # batches go back to their scanner) instead of dropping it.
+        if lost is not None and err is None and value is not None:
+            lost(value)
         return
     if err is not None:
         fut.set_exception(err)
@@ -14,8 +18,10 @@ def _settle(fut: asyncio.Future, err, value) -> None:
         fut.set_result(value)
 
 
-def future_from(start):
+def future_from(start, lost=None):
     """Returns an asyncio future resolved by the native ``start(done)``.
+
+    ``lost(value)`` (optional) receives a result that arrives after the future was cancelled.
 
     ``done(err, value)`` is called once, from the I/O thread (GIL held); it hands the outcome to
     the event loop with ``call_soon_threadsafe``, so the loop is never blocked.
@@ -25,7 +31,7 @@ def future_from(start):
 
     def done(err, value):
         try:
-            loop.call_soon_threadsafe(_settle, fut, err, value)
+            loop.call_soon_threadsafe(_settle, fut, err, value, lost)
         except RuntimeError:
             pass  # the loop is closed: nobody is waiting any more
 

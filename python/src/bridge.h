@@ -99,6 +99,8 @@ std::shared_ptr<arrow::Schema> ImportSchema(nb::handle obj);
 std::shared_ptr<arrow::RecordBatch> ImportRecordBatch(nb::handle obj);
 /// PyCapsule "arrow_schema" holding an exported schema.
 nb::object ExportSchemaCapsule(const arrow::Schema& schema);
+/// (PyCapsule "arrow_schema", PyCapsule "arrow_array") of one record batch.
+nb::object ExportBatchCapsules(const arrow::RecordBatch& batch);
 /// PyCapsule "arrow_array_stream" over the batches of `table`.
 nb::object ExportTableCapsule(const std::shared_ptr<arrow::Table>& table);
 

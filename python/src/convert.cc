@@ -119,6 +119,30 @@ nb::object ExportSchemaCapsule(const arrow::Schema& schema) {
   return nb::steal(PyCapsule_New(c, "arrow_schema", ReleaseSchemaCapsule));
 }
 
+namespace {
+void ReleaseArrayCapsule(PyObject* cap) {
+  auto* a = static_cast<ArrowArray*>(PyCapsule_GetPointer(cap, "arrow_array"));
+  if (a) {
+    if (a->release) a->release(a);
+    delete a;
+  }
+}
+}  // namespace
+
+nb::object ExportBatchCapsules(const arrow::RecordBatch& batch) {
+  auto* a = new ArrowArray();
+  auto* c = new ArrowSchema();
+  auto st = arrow::ExportRecordBatch(batch, a, c);
+  if (!st.ok()) {
+    delete a;
+    delete c;
+    Throw(Status::Internal("exporting a record batch: " + st.ToString()));
+  }
+  nb::object sc = nb::steal(PyCapsule_New(c, "arrow_schema", ReleaseSchemaCapsule));
+  nb::object ac = nb::steal(PyCapsule_New(a, "arrow_array", ReleaseArrayCapsule));
+  return nb::make_tuple(sc, ac);
+}
+
 nb::object ExportTableCapsule(const std::shared_ptr<arrow::Table>& table) {
   auto reader = std::make_shared<arrow::TableBatchReader>(table);
   auto* c = new ArrowArrayStream();

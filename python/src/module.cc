@@ -8,7 +8,10 @@
 #include <nanobind/stl/vector.h>
 
 #include <chrono>
+#include <condition_variable>
 #include <future>
+#include <mutex>
+#include <optional>
 
 #include <arrow/table.h>
 #include <arrow/type.h>
@@ -137,12 +140,86 @@ Result<WriteResult> PyAppendWriter::AppendRow(AppendWriter* impl) {
 
 namespace {
 
+/// Batches returned by one poll, kept native so an undelivered poll (cancelled, interrupted)
+/// can be handed back to the scanner without loss.
+struct PyPolled {
+  std::vector<ScanBatch> batches;
+  size_t Size() const { return batches.size(); }
+  /// [(bucket, base_offset, last_offset, commit_timestamp, (schema_capsule, array_capsule),
+  ///   change_types bytes or None)]
+  nb::list Items() const {
+    nb::list out;
+    for (const auto& b : batches) {
+      nb::object ct = nb::none();
+      if (!b.change_types.empty())
+        ct = nb::bytes(reinterpret_cast<const char*>(b.change_types.data()), b.change_types.size());
+      out.append(nb::make_tuple(b.bucket, b.base_offset, b.last_offset, b.commit_timestamp,
+                                ExportBatchCapsules(*b.batch), ct));
+    }
+    return out;
+  }
+};
+
+struct PollState {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool abandoned = false;
+  std::optional<Result<std::vector<ScanBatch>>> result;
+};
+
 struct PyScanner {
   std::shared_ptr<LogScanner> scanner;
 
   void Subscribe(int32_t bucket, int64_t offset) { ThrowIfError(scanner->Subscribe(bucket, offset)); }
   void Unsubscribe(int32_t bucket) { ThrowIfError(scanner->Unsubscribe(bucket)); }
   nb::object Schema() const { return ExportSchemaCapsule(*scanner->schema()); }
+  void Requeue(PyPolled& polled) { scanner->Requeue(std::move(polled.batches)); }
+
+  /// Blocking poll (GIL released). Ctrl-C raises KeyboardInterrupt within 100 ms; batches the
+  /// abandoned poll still fetches are requeued for the next poll.
+  PyPolled PollBlocking(int64_t timeout_ms) {
+    auto state = std::make_shared<PollState>();
+    auto s = scanner;
+    scanner->PollAsync(timeout_ms, [state, s](Result<std::vector<ScanBatch>> r) {
+      std::lock_guard<std::mutex> lock(state->mu);
+      if (state->abandoned) {
+        if (r.ok()) s->Requeue(std::move(*r));
+        return;
+      }
+      state->result.emplace(std::move(r));
+      state->cv.notify_all();
+    });
+    while (true) {
+      {
+        nb::gil_scoped_release release;
+        std::unique_lock<std::mutex> lock(state->mu);
+        if (state->cv.wait_for(lock, std::chrono::milliseconds(100), [&] { return state->result.has_value(); })) break;
+      }
+      if (PyErr_CheckSignals() != 0) {
+        std::lock_guard<std::mutex> lock(state->mu);
+        if (!state->result) {
+          state->abandoned = true;
+          throw nb::python_error();
+        }
+        if (state->result->ok()) scanner->Requeue(std::move(**state->result));
+        throw nb::python_error();
+      }
+    }
+    return PyPolled{ValueOrThrow(std::move(*state->result))};
+  }
+
+  /// Awaitable poll; if the awaiting task is cancelled after the fetch completed, the batches
+  /// go back to the scanner for the next poll.
+  nb::object PollAsync(int64_t timeout_ms) {
+    auto s = scanner;
+    auto start = nb::cpp_function([s, timeout_ms](nb::object done) {
+      s->PollAsync(timeout_ms, MakeCallback<std::vector<ScanBatch>>(std::move(done), [](std::vector<ScanBatch> v) {
+        return nb::cast(PyPolled{std::move(v)});
+      }));
+    });
+    auto lost = nb::cpp_function([s](PyPolled& p) { s->Requeue(std::move(p.batches)); });
+    return FutureFactory()(start, lost);
+  }
 
   /// Blocking read to the end (GIL released, Ctrl-C answered); returns an
   /// "arrow_array_stream" capsule.
@@ -359,10 +436,17 @@ NB_MODULE(_fluss, m) {
       .def("flush", &PyAppendWriter::Flush)
       .def("flush_blocking", &PyAppendWriter::FlushBlocking);
 
+  nb::class_<PyPolled>(m, "_Polled")
+      .def("__len__", &PyPolled::Size)
+      .def("items", &PyPolled::Items);
+
   nb::class_<PyScanner>(m, "_Scanner")
       .def("subscribe", &PyScanner::Subscribe, "bucket_id"_a, "start_offset"_a)
       .def("unsubscribe", &PyScanner::Unsubscribe, "bucket_id"_a)
       .def("schema_capsule", &PyScanner::Schema)
+      .def("requeue", &PyScanner::Requeue, "polled"_a)
+      .def("poll_blocking", &PyScanner::PollBlocking, "timeout_ms"_a)
+      .def("poll_async", &PyScanner::PollAsync, "timeout_ms"_a)
       .def("to_arrow_blocking", &PyScanner::ToArrowBlocking)
       .def("to_arrow_async", &PyScanner::ToArrowAsync);
 

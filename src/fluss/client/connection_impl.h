@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -106,6 +107,44 @@ class ConnectionImpl : public std::enable_shared_from_this<ConnectionImpl> {
 };
 
 // ---- templates ----
+
+/// Runs `ops` concurrently on `io` and returns their results in order once all are done.
+template <typename T>
+asio::awaitable<std::vector<Result<T>>> WhenAll(asio::io_context& io, std::vector<asio::awaitable<Result<T>>> ops);
+
+template <typename T>
+struct GatherState {
+  explicit GatherState(asio::io_context& io, size_t n) : timer(io), results(n), remaining(n) {}
+  asio::steady_timer timer;
+  std::vector<std::optional<Result<T>>> results;
+  size_t remaining;
+};
+
+template <typename T>
+asio::awaitable<void> GatherOne(asio::awaitable<Result<T>> op, std::shared_ptr<GatherState<T>> st, size_t i) {
+  try {
+    st->results[i].emplace(co_await std::move(op));
+  } catch (const std::exception& e) {
+    st->results[i].emplace(Status::Internal(std::string("unexpected exception in the client: ") + e.what()));
+  }
+  if (--st->remaining == 0) st->timer.cancel();
+}
+
+template <typename T>
+asio::awaitable<std::vector<Result<T>>> WhenAll(asio::io_context& io, std::vector<asio::awaitable<Result<T>>> ops) {
+  auto st = std::make_shared<GatherState<T>>(io, ops.size());
+  st->timer.expires_at(asio::steady_timer::time_point::max());
+  for (size_t i = 0; i < ops.size(); ++i) asio::co_spawn(io, GatherOne<T>(std::move(ops[i]), st, i), asio::detached);
+  // co_spawn may run an op inline; the loop re-checks before every wait (one thread, no race).
+  while (st->remaining > 0) {
+    asio::error_code ec;
+    st->timer.expires_at(asio::steady_timer::time_point::max());
+    co_await st->timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+  }
+  std::vector<Result<T>> out;
+  for (auto& r : st->results) out.push_back(std::move(*r));
+  co_return out;
+}
 
 /// Awaits `aw` and hands the outcome to `done`; an exception escaping the operation (a bug)
 /// becomes kInternal instead of a callback that never comes.

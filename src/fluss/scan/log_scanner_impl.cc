@@ -10,7 +10,6 @@
 
 #include "fluss/protocol/errors.h"
 #include "fluss/record/arrow_log.h"
-#include "fluss/record/log_batch.h"
 
 namespace fluss::scan {
 
@@ -23,11 +22,13 @@ Result<std::shared_ptr<LogScannerImpl>> LogScannerImpl::Create(std::shared_ptr<c
     return Status::InvalidArgument("table " + table.table_path.ToString() + " has a primary key; log scanners read log tables");
   if (table.IsPartitioned())
     return Status::Unsupported("table " + table.table_path.ToString() + " is partitioned; partitioned scans are not supported yet");
-  const std::string format = table.LogFormat();
-  if (format != "ARROW" && format != "arrow")
+  std::string format = table.LogFormat();
+  for (auto& c : format) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (format != "ARROW")
     return Status::Unsupported("table " + table.table_path.ToString() + " uses log format " + format +
                                "; this scanner reads ARROW");
   std::shared_ptr<LogScannerImpl> s(new LogScannerImpl(std::move(conn), std::move(table)));
+  s->arrow_format_ = format == "ARROW";
   const auto& full = s->table_.descriptor.schema.arrow_schema;
   const int n = full->num_fields();
   std::set<int32_t> seen;
@@ -68,169 +69,350 @@ Status LogScannerImpl::Subscribe(int32_t bucket, int64_t start_offset) {
     return Status::InvalidArgument("start_offset " + std::to_string(start_offset) +
                                    " is invalid (use an offset >= 0, EARLIEST_OFFSET or LATEST_OFFSET)");
   std::lock_guard<std::mutex> lock(mu_);
-  positions_[bucket] = start_offset;
+  subs_[bucket] = Subscription{start_offset, next_epoch_++};
   return Status::OK();
 }
 
 Status LogScannerImpl::Unsubscribe(int32_t bucket) {
   std::lock_guard<std::mutex> lock(mu_);
-  positions_.erase(bucket);
+  subs_.erase(bucket);
   return Status::OK();
 }
 
-void LogScannerImpl::ToArrowAsync(Callback<std::shared_ptr<arrow::Table>> done) {
-  conn_->Spawn<std::shared_ptr<arrow::Table>>(
-      [](std::shared_ptr<LogScannerImpl> self) -> asio::awaitable<Result<std::shared_ptr<arrow::Table>>> {
-        co_return co_await self->ReadToEnd();
-      }(shared_from_this()),
-      std::move(done));
+void LogScannerImpl::Requeue(std::vector<ScanBatch> batches) {
+  std::lock_guard<std::mutex> lock(mu_);
+  // Requeued batches go in front, in their original order.
+  for (auto it = batches.rbegin(); it != batches.rend(); ++it) {
+    auto sub = subs_.find(it->bucket);
+    if (sub == subs_.end()) continue;
+    buffer_.push_front(Buffered{std::move(*it), sub->second.epoch});
+  }
 }
 
-asio::awaitable<Status> LogScannerImpl::ResolvePositions(std::map<int32_t, int64_t>* positions) {
+bool LogScannerImpl::TryBegin() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (busy_) return false;
+  busy_ = true;
+  return true;
+}
+
+void LogScannerImpl::End() {
+  std::lock_guard<std::mutex> lock(mu_);
+  busy_ = false;
+}
+
+std::vector<ScanBatch> LogScannerImpl::TakeBufferedLocked() {
+  std::vector<ScanBatch> out;
+  for (auto& b : buffer_) {
+    auto sub = subs_.find(b.batch.bucket);
+    if (sub != subs_.end() && sub->second.epoch == b.epoch) out.push_back(std::move(b.batch));
+  }
+  buffer_.clear();
+  return out;
+}
+
+void LogScannerImpl::PollAsync(int64_t timeout_ms, Callback<std::vector<ScanBatch>> done) {
+  if (timeout_ms < 0) return done(Status::InvalidArgument("poll: timeout_ms must be >= 0, got " + std::to_string(timeout_ms)));
+  if (!TryBegin()) return done(Status::InvalidArgument("poll: another poll or read of this scanner is in progress"));
+  auto self = shared_from_this();
+  conn_->Spawn<std::vector<ScanBatch>>(
+      [](std::shared_ptr<LogScannerImpl> s, int64_t t) -> asio::awaitable<Result<std::vector<ScanBatch>>> {
+        auto r = co_await s->Poll(t);
+        s->End();
+        co_return r;
+      }(self, timeout_ms),
+      [self, done = std::move(done)](Result<std::vector<ScanBatch>> r) {
+        if (!r.ok() && r.status().code() == StatusCode::kClosed) self->End();
+        done(std::move(r));
+      });
+}
+
+void LogScannerImpl::ToArrowAsync(Callback<std::shared_ptr<arrow::Table>> done) {
+  if (!TryBegin()) return done(Status::InvalidArgument("to_arrow: another poll or read of this scanner is in progress"));
+  auto self = shared_from_this();
+  conn_->Spawn<std::shared_ptr<arrow::Table>>(
+      [](std::shared_ptr<LogScannerImpl> s) -> asio::awaitable<Result<std::shared_ptr<arrow::Table>>> {
+        auto r = co_await s->ReadToEnd();
+        s->End();
+        co_return r;
+      }(self),
+      [self, done = std::move(done)](Result<std::shared_ptr<arrow::Table>> r) {
+        if (!r.ok() && r.status().code() == StatusCode::kClosed) self->End();
+        done(std::move(r));
+      });
+}
+
+asio::awaitable<Status> LogScannerImpl::ResolvePositions() {
   for (int64_t kind : {kEarliestOffset, kLatestOffset}) {
     std::vector<int32_t> buckets;
-    for (auto& [b, pos] : *positions)
-      if (pos == kind) buckets.push_back(b);
+    std::map<int32_t, uint64_t> epochs;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      for (auto& [b, sub] : subs_)
+        if (sub.position == kind) {
+          buckets.push_back(b);
+          epochs[b] = sub.epoch;
+        }
+    }
     if (buckets.empty()) continue;
     const int32_t type = kind == kEarliestOffset ? 0 : 1;
     auto offsets = co_await conn_->ListOffsets(table_, buckets, type, std::nullopt);
     if (!offsets.ok()) co_return offsets.status();
-    for (auto& [b, off] : *offsets) (*positions)[b] = off;
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& [b, off] : *offsets) {
+      auto sub = subs_.find(b);
+      if (sub != subs_.end() && sub->second.epoch == epochs[b]) sub->second.position = off;
+    }
   }
   co_return Status::OK();
 }
 
-asio::awaitable<Result<std::shared_ptr<arrow::Table>>> LogScannerImpl::ReadToEnd() {
-  std::map<int32_t, int64_t> positions;
+asio::awaitable<Result<std::vector<ScanBatch>>> LogScannerImpl::Poll(int64_t timeout_ms) {
+  const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
   {
     std::lock_guard<std::mutex> lock(mu_);
-    positions = positions_;
+    auto buffered = TakeBufferedLocked();
+    if (!buffered.empty()) co_return buffered;
   }
-  std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
-  if (!positions.empty()) {
-    Status st = co_await ResolvePositions(&positions);
-    if (!st.ok()) co_return st;
+  Status st = co_await ResolvePositions();
+  if (!st.ok()) co_return st;
+  while (true) {
+    std::map<int32_t, Subscription> positions;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      for (auto& [b, sub] : subs_)
+        if (sub.position >= 0) positions[b] = sub;
+    }
+    const auto now = Clock::now();
+    const int64_t remaining = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
+    if (positions.empty()) {
+      // Nothing subscribed: wait out the timeout (a subscribe may come meanwhile).
+      if (remaining <= 0) co_return std::vector<ScanBatch>{};
+      co_await conn_->Sleep(std::chrono::milliseconds(std::min<int64_t>(remaining, 100)));
+      continue;
+    }
+    const int32_t wait_ms = static_cast<int32_t>(std::clamp<int64_t>(remaining, 0, conn_->options().fetch_wait_max_time_ms));
+    auto batches = co_await FetchRound(std::move(positions), std::nullopt, wait_ms);
+    if (!batches.ok()) co_return batches.status();
+    if (!batches->empty() || Clock::now() >= deadline) co_return std::move(*batches);
+  }
+}
+
+asio::awaitable<Result<std::shared_ptr<arrow::Table>>> LogScannerImpl::ReadToEnd() {
+  std::vector<std::shared_ptr<arrow::RecordBatch>> out;
+  Status st = co_await ResolvePositions();
+  if (!st.ok()) co_return st;
+  std::map<int32_t, Subscription> subs;
+  std::vector<ScanBatch> buffered;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    subs = subs_;
+    buffered = TakeBufferedLocked();
+  }
+  if (!subs.empty()) {
     std::vector<int32_t> buckets;
-    for (auto& [b, p] : positions) buckets.push_back(b);
+    for (auto& [b, s] : subs) buckets.push_back(b);
     // The high watermarks now are where this read stops.
     auto end = co_await conn_->ListOffsets(table_, buckets, 1, std::nullopt);
     if (!end.ok()) co_return end.status();
+    // Batches a poll fetched but did not return come first (they precede the positions).
+    for (auto& b : buffered) {
+      const int64_t stop = (*end)[b.bucket];
+      if (b.base_offset >= stop) continue;
+      const int64_t keep = std::min<int64_t>(b.batch->num_rows(), stop - b.base_offset);
+      // (No ?: with shared_ptr operands in coroutines: GCC 12 mishandles them.)
+      if (keep == b.batch->num_rows()) out.push_back(b.batch);
+      else out.push_back(b.batch->Slice(0, keep));
+    }
     auto last_progress = Clock::now();
     while (true) {
-      std::map<int32_t, int64_t> active;
-      for (auto& [b, p] : positions)
-        if (p < (*end)[b]) active[b] = p;
+      std::map<int32_t, Subscription> active;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        for (auto& [b, sub] : subs_)
+          if (sub.position >= 0 && end->count(b) && sub.position < (*end)[b]) active[b] = sub;
+      }
       if (active.empty()) break;
-      size_t before = batches.size();
-      std::map<int32_t, int64_t> before_pos = active;
-      st = co_await FetchRound(&active, *end, &batches);
-      if (!st.ok()) co_return st;
-      for (auto& [b, p] : active) positions[b] = p;
-      if (batches.size() != before || active != before_pos) {
+      std::map<int32_t, int64_t> before;
+      for (auto& [b, s] : active) before[b] = s.position;
+      auto batches = co_await FetchRound(active, *end, 0);
+      if (!batches.ok()) co_return batches.status();
+      for (auto& b : *batches) out.push_back(std::move(b.batch));
+      bool moved = !batches->empty();
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        for (auto& [b, p] : before) {
+          auto sub = subs_.find(b);
+          if (sub != subs_.end() && sub->second.position != p) moved = true;
+        }
+      }
+      if (moved) {
         last_progress = Clock::now();
       } else if (Clock::now() - last_progress > std::chrono::milliseconds(conn_->options().request_timeout_ms)) {
         co_return Status::Timeout("table " + table_.table_path.ToString() +
                                   ": reading made no progress within client.request-timeout");
       }
     }
-    std::lock_guard<std::mutex> lock(mu_);
-    for (auto& [b, p] : positions)
-      if (positions_.count(b)) positions_[b] = p;
   }
-  // Reorder projected columns into the requested order.
-  if (!reorder_.empty()) {
-    for (auto& rb : batches) {
-      std::vector<std::shared_ptr<arrow::Array>> cols;
-      for (int i : reorder_) cols.push_back(rb->column(i));
-      rb = arrow::RecordBatch::Make(out_schema_, rb->num_rows(), std::move(cols));
-    }
-  }
-  auto table = arrow::Table::FromRecordBatches(out_schema_, batches);
+  auto table = arrow::Table::FromRecordBatches(out_schema_, out);
   if (!table.ok()) co_return Status::Internal("assembling the result table: " + table.status().ToString());
   co_return *table;
 }
 
-asio::awaitable<Status> LogScannerImpl::FetchRound(std::map<int32_t, int64_t>* positions,
-                                                   const std::map<int32_t, int64_t>& end,
-                                                   std::vector<std::shared_ptr<arrow::RecordBatch>>* out) {
+asio::awaitable<Result<std::vector<ScanBatch>>> LogScannerImpl::FetchRound(
+    std::map<int32_t, Subscription> positions, std::optional<std::map<int32_t, int64_t>> stop, int32_t wait_ms) {
   const TablePath& path = table_.table_path;
   const auto deadline = Clock::now() + std::chrono::milliseconds(conn_->options().request_timeout_ms);
   Status st = co_await conn_->WaitForLeaders(path, table_.num_buckets, deadline);
   if (!st.ok()) co_return st;
-  std::map<int32_t, std::vector<int32_t>> by_leader;
-  for (auto& [b, p] : *positions) by_leader[*conn_->metadata().Leader(path, b)].push_back(b);
-  const bool projected = !sorted_projection_.empty();
-  bool retry_later = false;
-  for (auto& [leader, buckets] : by_leader) {
-    proto::FetchLogRequest req;
-    req.set_follower_server_id(-1);
-    req.set_max_bytes(conn_->options().fetch_max_bytes);
-    auto* t = req.add_tables_req();
-    t->set_table_id(table_.table_id);
-    t->set_projection_pushdown_enabled(projected);
-    for (int32_t f : sorted_projection_) t->add_projected_fields(f);
-    for (int32_t b : buckets) {
-      auto* br = t->add_buckets_req();
-      br->set_bucket_id(b);
-      br->set_fetch_offset((*positions)[b]);
-      br->set_max_fetch_bytes(conn_->options().fetch_max_bytes_for_bucket);
-    }
-    auto conn = conn_->TabletServer(leader);
-    auto resp = co_await conn_->Call<proto::FetchLogResponse>(conn, ApiKey::FETCH_LOG, req);
-    if (!resp.ok()) {
-      if (!resp.status().IsRetriable()) co_return resp.status().WithContext("fetching table " + path.ToString());
-      conn_->metadata().InvalidateTable(path);
-      retry_later = true;
-      continue;
-    }
-    for (auto& tr : *resp->mutable_tables_resp()) {
-      for (auto& br : *tr.mutable_buckets_resp()) {
-        const int32_t bucket = br.bucket_id();
-        auto pos_it = positions->find(bucket);
-        if (pos_it == positions->end()) continue;
-        if (br.has_error_code() && br.error_code() != protocol::NONE) {
-          Status e = Status::Server(br.error_code(), "table " + path.ToString() + " bucket " + std::to_string(bucket) +
-                                                         ": " + br.error_message());
-          if (!e.IsRetriable() && br.error_code() != protocol::FENCED_LEADER_EPOCH_EXCEPTION) co_return e;
-          if (protocol::IsInvalidMetadataError(br.error_code())) conn_->metadata().InvalidateTable(path);
-          retry_later = true;
-          continue;
-        }
-        if (!br.has_records() || br.records().empty()) continue;
-        auto buf = arrow::Buffer::FromString(std::move(*br.mutable_records()));
-        const int64_t stop = end.at(bucket);
-        record::LogBatchIterator it(buf->data(), static_cast<size_t>(buf->size()));
-        record::LogBatchHeader h;
-        const uint8_t* p = nullptr;
-        Status iter_status;
-        while (it.Next(&h, &p, &iter_status)) {
-          if (h.next_offset() <= pos_it->second) continue;  // before the fetch offset
-          if (h.base_offset >= stop) break;
-          const size_t size = h.batch_size();
-          if (!projected && record::ComputeBatchCrc(p, size) != h.crc)
-            co_return Status::Server(protocol::CORRUPT_RECORD_EXCEPTION,
-                                     "table " + path.ToString() + " bucket " + std::to_string(bucket) +
-                                         ": CRC mismatch in the batch at offset " + std::to_string(h.base_offset));
-          auto slice = arrow::SliceBuffer(buf, p - buf->data(), static_cast<int64_t>(size));
-          auto rb = record::DecodeArrowLogBatch(slice, h, read_schema_);
-          if (!rb.ok()) co_return rb.status().WithContext("table " + path.ToString() + " bucket " + std::to_string(bucket));
-          if (*rb) {
-            int64_t from = std::max<int64_t>(0, pos_it->second - h.base_offset);
-            int64_t to = std::min<int64_t>((*rb)->num_rows(), stop - h.base_offset);
-            // (No ?: with shared_ptr operands here: GCC 12 coroutines mishandle them.)
-            if (to > from) {
-              if (from == 0 && to == (*rb)->num_rows()) out->push_back(*rb);
-              else out->push_back((*rb)->Slice(from, to - from));
-            }
-          }
-          pos_it->second = h.next_offset();
-        }
-        if (!iter_status.ok()) co_return iter_status.WithContext("table " + path.ToString());
+  std::map<int32_t, std::map<int32_t, int64_t>> by_leader;
+  for (auto& [b, sub] : positions) by_leader[*conn_->metadata().Leader(path, b)][b] = sub.position;
+  std::vector<asio::awaitable<Result<LeaderFetch>>> ops;
+  for (auto& [leader, buckets] : by_leader) ops.push_back(FetchFromLeader(leader, buckets, stop, wait_ms));
+  auto results = co_await client::WhenAll<LeaderFetch>(conn_->io(), std::move(ops));
+  std::vector<ScanBatch> batches;
+  bool retry = false;
+  Status error;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& r : results) {
+      if (!r.ok()) {
+        if (error.ok()) error = r.status();
+        continue;
+      }
+      retry |= r->retry;
+      for (auto& [b, next] : r->next_positions) {
+        auto sub = subs_.find(b);
+        // A bucket re-subscribed or unsubscribed meanwhile keeps its new position.
+        if (sub == subs_.end() || sub->second.epoch != positions[b].epoch) continue;
+        sub->second.position = next;
+      }
+      for (auto& batch : r->batches) {
+        auto sub = subs_.find(batch.bucket);
+        if (sub != subs_.end() && sub->second.epoch == positions[batch.bucket].epoch)
+          batches.push_back(std::move(batch));
       }
     }
   }
-  if (retry_later) co_await conn_->Sleep(std::chrono::milliseconds(100));
-  co_return Status::OK();
+  if (!error.ok() && batches.empty()) co_return error;
+  if (retry && batches.empty()) co_await conn_->Sleep(std::chrono::milliseconds(100));
+  co_return batches;
+}
+
+asio::awaitable<Result<LogScannerImpl::LeaderFetch>> LogScannerImpl::FetchFromLeader(
+    int32_t leader, std::map<int32_t, int64_t> positions, std::optional<std::map<int32_t, int64_t>> stop,
+    int32_t wait_ms) {
+  const TablePath& path = table_.table_path;
+  const auto& opts = conn_->options();
+  const bool projected = arrow_format_ && !sorted_projection_.empty();
+  proto::FetchLogRequest req;
+  req.set_follower_server_id(-1);
+  req.set_max_bytes(opts.fetch_max_bytes);
+  if (wait_ms > 0) {
+    req.set_min_bytes(opts.fetch_min_bytes);
+    req.set_max_wait_ms(wait_ms);
+  }
+  auto* t = req.add_tables_req();
+  t->set_table_id(table_.table_id);
+  t->set_projection_pushdown_enabled(projected);
+  if (projected)
+    for (int32_t f : sorted_projection_) t->add_projected_fields(f);
+  for (auto& [b, pos] : positions) {
+    auto* br = t->add_buckets_req();
+    br->set_bucket_id(b);
+    br->set_fetch_offset(pos);
+    br->set_max_fetch_bytes(opts.fetch_max_bytes_for_bucket);
+  }
+  LeaderFetch out;
+  auto conn = conn_->TabletServer(leader);
+  if (!conn) {
+    conn_->metadata().InvalidateTable(path);
+    out.retry = true;
+    co_return out;
+  }
+  auto resp = co_await conn_->Call<proto::FetchLogResponse>(conn, ApiKey::FETCH_LOG, req);
+  if (!resp.ok()) {
+    if (!resp.status().IsRetriable())
+      co_return resp.status().WithContext("fetching table " + path.ToString() + " from tablet server " +
+                                          std::to_string(leader));
+    conn_->metadata().InvalidateTable(path);
+    out.retry = true;
+    co_return out;
+  }
+  for (auto& tr : *resp->mutable_tables_resp()) {
+    for (auto& br : *tr.mutable_buckets_resp()) {
+      const int32_t bucket = br.bucket_id();
+      auto pos_it = positions.find(bucket);
+      if (pos_it == positions.end()) continue;
+      const std::string where = "table " + path.ToString() + " bucket " + std::to_string(bucket);
+      if (br.has_error_code() && br.error_code() != protocol::NONE) {
+        Status e = Status::Server(br.error_code(), where + ": " + br.error_message());
+        if (!e.IsRetriable() && br.error_code() != protocol::FENCED_LEADER_EPOCH_EXCEPTION) co_return e;
+        if (protocol::IsInvalidMetadataError(br.error_code())) conn_->metadata().InvalidateTable(path);
+        out.retry = true;
+        continue;
+      }
+      if (br.has_remote_log_fetch_info())
+        co_return Status::Unsupported(where + ": the requested offsets were tiered to remote storage, which this client does not read yet");
+      if (!br.has_records() || br.records().empty()) continue;
+      auto buf = arrow::Buffer::FromString(std::move(*br.mutable_records()));
+      const int64_t limit = stop ? stop->at(bucket) : INT64_MAX;
+      int64_t pos = pos_it->second;
+      record::LogBatchIterator it(buf->data(), static_cast<size_t>(buf->size()));
+      record::LogBatchHeader h;
+      const uint8_t* p = nullptr;
+      Status iter_status;
+      while (it.Next(&h, &p, &iter_status)) {
+        if (h.next_offset() <= pos) continue;  // before the fetch offset
+        if (h.base_offset >= limit) break;
+        const size_t size = h.batch_size();
+        // Projected fetches keep the original (stale) CRC, so only whole batches are checked.
+        if (!projected && record::ComputeBatchCrc(p, size) != h.crc)
+          co_return Status::Server(protocol::CORRUPT_RECORD_EXCEPTION,
+                                   where + ": CRC mismatch in the batch at offset " + std::to_string(h.base_offset));
+        auto slice = arrow::SliceBuffer(buf, p - buf->data(), static_cast<int64_t>(size));
+        std::vector<int8_t> change_types;
+        auto rb = Decode(slice, h, &change_types);
+        if (!rb.ok()) co_return rb.status().WithContext(where);
+        if (*rb) {
+          const int64_t from = std::max<int64_t>(0, pos - h.base_offset);
+          const int64_t to = std::min<int64_t>((*rb)->num_rows(), limit - h.base_offset);
+          if (to > from) {
+            ScanBatch sb;
+            sb.bucket = bucket;
+            sb.base_offset = h.base_offset + from;
+            sb.last_offset = h.base_offset + to - 1;
+            sb.commit_timestamp = h.commit_timestamp;
+            if (from == 0 && to == (*rb)->num_rows()) sb.batch = *rb;
+            else sb.batch = (*rb)->Slice(from, to - from);
+            if (!change_types.empty())
+              sb.change_types.assign(change_types.begin() + from, change_types.begin() + to);
+            out.batches.push_back(std::move(sb));
+          }
+        }
+        pos = std::min<int64_t>(h.next_offset(), limit);
+        if (h.next_offset() > limit) break;
+      }
+      if (!iter_status.ok()) co_return iter_status.WithContext(where);
+      if (pos != pos_it->second) out.next_positions[bucket] = pos;
+    }
+  }
+  co_return out;
+}
+
+Result<std::shared_ptr<arrow::RecordBatch>> LogScannerImpl::Decode(const std::shared_ptr<arrow::Buffer>& slice,
+                                                                   const record::LogBatchHeader& h,
+                                                                   std::vector<int8_t>* change_types) const {
+  FLUSS_ASSIGN_OR_RETURN(auto rb, record::DecodeArrowLogBatch(slice, h, read_schema_));
+  if (!rb) return rb;
+  if (!h.append_only()) {
+    const uint8_t* ct = slice->data() + h.header_size();
+    change_types->assign(reinterpret_cast<const int8_t*>(ct), reinterpret_cast<const int8_t*>(ct) + h.record_count);
+  }
+  if (reorder_.empty()) return rb;
+  std::vector<std::shared_ptr<arrow::Array>> cols;
+  for (int i : reorder_) cols.push_back(rb->column(i));
+  return arrow::RecordBatch::Make(out_schema_, rb->num_rows(), std::move(cols));
 }
 
 }  // namespace fluss::scan

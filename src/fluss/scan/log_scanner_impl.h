@@ -1,17 +1,22 @@
-// Log scanner: subscribed bucket positions, fetches from bucket leaders, Arrow decoding.
+// Log scanner: subscriptions, a buffer of fetched batches, fetches from bucket leaders (in
+// parallel, one request per leader), Arrow decoding and projection.
 //
-// Thread affinity: Subscribe/Unsubscribe/ToArrowAsync run on any thread and take `mu_`; the
-// fetch loop runs on the I/O thread.
+// Thread affinity: Subscribe/Unsubscribe/Requeue and the start of PollAsync/ToArrowAsync run on
+// any thread and take `mu_`; the fetch coroutines run on the I/O thread and take `mu_` only to
+// read and advance positions. At most one poll or read runs at a time (`busy_`).
 #pragma once
 
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "fluss/client.h"
 #include "fluss/client/connection_impl.h"
 #include "fluss/proto/fluss_api.pb.h"
+#include "fluss/record/log_batch.h"
 
 namespace fluss::scan {
 
@@ -22,29 +27,64 @@ class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<Lo
 
   Status Subscribe(int32_t bucket, int64_t start_offset) override;
   Status Unsubscribe(int32_t bucket) override;
+  void PollAsync(int64_t timeout_ms, Callback<std::vector<ScanBatch>> done) override;
+  void Requeue(std::vector<ScanBatch> batches) override;
   void ToArrowAsync(Callback<std::shared_ptr<arrow::Table>> done) override;
   const std::shared_ptr<arrow::Schema>& schema() const override { return out_schema_; }
 
  private:
+  struct Subscription {
+    int64_t position = 0;  // next offset to read, or kEarliestOffset / kLatestOffset
+    uint64_t epoch = 0;    // changes on every (re)subscribe; stale fetch results are dropped
+  };
+  struct Buffered {
+    ScanBatch batch;
+    uint64_t epoch = 0;
+  };
+  /// What one fetch of one leader produced.
+  struct LeaderFetch {
+    std::vector<ScanBatch> batches;
+    std::map<int32_t, int64_t> next_positions;  // buckets that advanced
+    bool retry = false;                         // a retriable error happened
+  };
+
   LogScannerImpl(std::shared_ptr<client::ConnectionImpl> conn, TableInfo table);
+  bool TryBegin();
+  void End();
+  asio::awaitable<Result<std::vector<ScanBatch>>> Poll(int64_t timeout_ms);
   asio::awaitable<Result<std::shared_ptr<arrow::Table>>> ReadToEnd();
-  /// Resolves kEarliestOffset / kLatestOffset positions with ListOffsets.
-  asio::awaitable<Status> ResolvePositions(std::map<int32_t, int64_t>* positions);
-  /// One FetchLog round for `buckets` (bucket -> position); appends decoded batches (rows below
-  /// `end` only) to `out` and advances the positions.
-  asio::awaitable<Status> FetchRound(std::map<int32_t, int64_t>* positions, const std::map<int32_t, int64_t>& end,
-                                     std::vector<std::shared_ptr<arrow::RecordBatch>>* out);
+  /// Resolves kEarliestOffset / kLatestOffset subscriptions with ListOffsets.
+  asio::awaitable<Status> ResolvePositions();
+  /// One fetch from every leader of the buckets in `positions`; `stop` (if set) bounds what is
+  /// returned per bucket; `wait_ms` > 0 lets the server wait for data. Returns the batches and
+  /// advances the subscriptions whose epoch is unchanged.
+  asio::awaitable<Result<std::vector<ScanBatch>>> FetchRound(std::map<int32_t, Subscription> positions,
+                                                             std::optional<std::map<int32_t, int64_t>> stop,
+                                                             int32_t wait_ms);
+  asio::awaitable<Result<LeaderFetch>> FetchFromLeader(int32_t leader, std::map<int32_t, int64_t> positions,
+                                                       std::optional<std::map<int32_t, int64_t>> stop,
+                                                       int32_t wait_ms);
+  /// Decoded rows of one batch in the scanner's output schema, or nullptr for a batch without
+  /// records.
+  Result<std::shared_ptr<arrow::RecordBatch>> Decode(const std::shared_ptr<arrow::Buffer>& slice,
+                                                     const record::LogBatchHeader& header,
+                                                     std::vector<int8_t>* change_types) const;
+  std::vector<ScanBatch> TakeBufferedLocked();
 
   std::shared_ptr<client::ConnectionImpl> conn_;
   const TableInfo table_;
+  bool arrow_format_ = true;
   std::vector<int32_t> projection_;         // requested order (empty: all columns)
-  std::vector<int32_t> sorted_projection_;  // what the fetch asks for (ascending)
+  std::vector<int32_t> sorted_projection_;  // what an ARROW fetch asks for (ascending)
   std::vector<int> reorder_;                // output column i = decoded column reorder_[i]
   std::shared_ptr<arrow::Schema> read_schema_;  // decoded batches (ascending projection)
   std::shared_ptr<arrow::Schema> out_schema_;   // returned to the user
 
   std::mutex mu_;
-  std::map<int32_t, int64_t> positions_;  // bucket -> next offset (or kEarliest/kLatest)
+  std::map<int32_t, Subscription> subs_;
+  std::deque<Buffered> buffer_;
+  uint64_t next_epoch_ = 1;
+  bool busy_ = false;
 };
 
 }  // namespace fluss::scan
