@@ -209,9 +209,12 @@ class LogScanner {
   virtual Status Unsubscribe(int32_t bucket) = 0;
   /// Returns the next batches of the subscribed buckets: as soon as any are fetched, or an empty
   /// list once `timeout_ms` passes. The server waits for client.scanner.log.fetch.min-bytes up
-  /// to client.scanner.log.fetch.wait-max-time per fetch. Fails with kInvalidArgument when
-  /// another poll or read of this scanner is in progress.
+  /// to client.scanner.log.fetch.wait-max-time per fetch. Polls and reads of one scanner run
+  /// one at a time, in call order.
   virtual void PollAsync(int64_t timeout_ms, Callback<std::vector<ScanBatch>> done) = 0;
+  /// Makes a poll in progress return early, with what it has fetched (possibly nothing), within
+  /// about client.scanner.log.fetch.wait-max-time. For callers that abandon a poll.
+  virtual void Wakeup() = 0;
   /// Puts batches returned by a poll that the caller could not deliver back in front, so the
   /// next poll returns them first (e.g. the poll was cancelled after its fetch completed).
   virtual void Requeue(std::vector<ScanBatch> batches) = 0;

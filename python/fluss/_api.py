@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import enum
 import weakref
@@ -10,10 +11,10 @@ from typing import Any, Dict, Iterable, List, Optional
 import pyarrow as pa
 
 from . import _fluss
-from ._async import future_from
+from ._async import cancel_requested, future_from
 from ._errors import FlussError, _make_error
 
-_fluss._set_helpers(_make_error, future_from)
+_fluss._set_helpers(_make_error, future_from, cancel_requested)
 
 #: Start offset meaning "the log start offset of the bucket" (read everything retained).
 EARLIEST_OFFSET = -2
@@ -707,6 +708,17 @@ class LogScanner:
             raise FlussError(f"timeout_ms must be an int >= 0, got {timeout_ms!r}")
         return timeout_ms
 
+    async def _poll_async(self, timeout_ms: int):
+        fut = self._n.poll_async(self._check_timeout(timeout_ms))
+        try:
+            return await fut
+        except asyncio.CancelledError:
+            # The poll may have completed just before the task was cancelled: its batches go
+            # back to the scanner so the next poll returns them.
+            if fut.done() and not fut.cancelled() and fut.exception() is None:
+                self._n.requeue(fut.result())
+            raise
+
     def _require(self, record_mode: bool, method: str) -> None:
         if self._records_mode != record_mode:
             other = "create_log_scanner()" if record_mode else "create_batch_scanner()"
@@ -723,7 +735,7 @@ class LogScanner:
     async def poll_async(self, timeout_ms: int) -> List[ScanRecord]:
         """Awaitable twin of ``poll``; never blocks the event loop."""
         self._require(True, "poll_async")
-        return self._records(await self._n.poll_async(self._check_timeout(timeout_ms)))
+        return self._records(await self._poll_async(timeout_ms))
 
     # ---- batch mode
 
@@ -735,7 +747,7 @@ class LogScanner:
     async def poll_batches_async(self, timeout_ms: int) -> List[RecordBatch]:
         """Awaitable twin of ``poll_batches``."""
         self._require(False, "poll_batches_async")
-        return self._batches(await self._n.poll_async(self._check_timeout(timeout_ms)))
+        return self._batches(await self._poll_async(timeout_ms))
 
     def poll_arrow(self, timeout_ms: int) -> pa.Table:
         """What ``poll_batches`` returns, as one ``pyarrow.Table`` (empty, with the scanner's
@@ -746,7 +758,7 @@ class LogScanner:
     async def poll_arrow_async(self, timeout_ms: int) -> pa.Table:
         """Awaitable twin of ``poll_arrow``."""
         self._require(False, "poll_arrow_async")
-        return self._arrow(await self._n.poll_async(self._check_timeout(timeout_ms)))
+        return self._arrow(await self._poll_async(timeout_ms))
 
     # ---- bounded reads
 
@@ -777,7 +789,7 @@ class LogScanner:
         """The next record (record scanner) or ``RecordBatch`` (batch scanner); waits for data
         without end (stop with ``break`` or by cancelling the task)."""
         while not self._pending:
-            polled = await self._n.poll_async(_ASYNC_ITER_POLL_MS)
+            polled = await self._poll_async(_ASYNC_ITER_POLL_MS)
             self._pending = self._records(polled) if self._records_mode else self._batches(polled)
             self._pending.reverse()
         return self._pending.pop()

@@ -37,3 +37,19 @@ def future_from(start, lost=None):
 
     start(done)
     return fut
+
+
+def cancel_requested() -> bool:
+    """True when the asyncio task running on this thread has a pending cancellation (e.g.
+    ``asyncio.run`` turned Ctrl-C into cancelling the main task). Blocking calls check it so a
+    Ctrl-C during a blocking read inside a coroutine ends the read within 100 ms."""
+    try:
+        task = asyncio.current_task()
+    except RuntimeError:
+        return False
+    if task is None:
+        return False
+    cancelling = getattr(task, "cancelling", None)
+    if cancelling is not None:
+        return cancelling() > 0
+    return bool(getattr(task, "_must_cancel", False))

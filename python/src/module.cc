@@ -34,6 +34,23 @@ nb::object& FutureFactory() {
   return *f;
 }
 
+nb::object& CancelRequested() {
+  static nb::object* f = new nb::object();
+  return *f;
+}
+
+/// Checks for Ctrl-C (GIL held): a pending signal raises KeyboardInterrupt through the signal
+/// handler; inside asyncio.run, whose SIGINT handler cancels the main task instead, a pending
+/// cancellation of the current task raises asyncio.CancelledError. Returns normally otherwise.
+void CheckInterrupt() {
+  if (PyErr_CheckSignals() != 0) throw nb::python_error();
+  if (nb::cast<bool>(CancelRequested()())) {
+    nb::object cancelled = nb::module_::import_("asyncio").attr("CancelledError");
+    PyErr_SetNone(cancelled.ptr());
+    throw nb::python_error();
+  }
+}
+
 /// Returns an awaitable (made by the Python helper) that `start(done)` resolves.
 template <typename F>
 nb::object Awaitable(F start) {
@@ -48,7 +65,7 @@ T WaitInterruptible(std::future<T>& fut) {
       nb::gil_scoped_release release;
       if (fut.wait_for(std::chrono::milliseconds(100)) == std::future_status::ready) break;
     }
-    if (PyErr_CheckSignals() != 0) throw nb::python_error();
+    CheckInterrupt();
   }
   return fut.get();
 }
@@ -195,14 +212,17 @@ struct PyScanner {
         std::unique_lock<std::mutex> lock(state->mu);
         if (state->cv.wait_for(lock, std::chrono::milliseconds(100), [&] { return state->result.has_value(); })) break;
       }
-      if (PyErr_CheckSignals() != 0) {
+      try {
+        CheckInterrupt();
+      } catch (nb::python_error&) {
         std::lock_guard<std::mutex> lock(state->mu);
         if (!state->result) {
           state->abandoned = true;
-          throw nb::python_error();
+          scanner->Wakeup();
+        } else if (state->result->ok()) {
+          scanner->Requeue(std::move(**state->result));
         }
-        if (state->result->ok()) scanner->Requeue(std::move(**state->result));
-        throw nb::python_error();
+        throw;
       }
     }
     return PyPolled{ValueOrThrow(std::move(*state->result))};
@@ -218,7 +238,12 @@ struct PyScanner {
       }));
     });
     auto lost = nb::cpp_function([s](PyPolled& p) { s->Requeue(std::move(p.batches)); });
-    return FutureFactory()(start, lost);
+    nb::object fut = FutureFactory()(start, lost);
+    // A cancelled await ends the native poll early (its batches come back through `lost`).
+    fut.attr("add_done_callback")(nb::cpp_function([s](nb::handle f) {
+      if (nb::cast<bool>(f.attr("cancelled")())) s->Wakeup();
+    }));
+    return fut;
   }
 
   /// Blocking read to the end (GIL released, Ctrl-C answered); returns an
@@ -417,9 +442,10 @@ NB_MODULE(_fluss, m) {
     ThrowIfError(fluss::ParseClientOptions(props).status());
   });
 
-  m.def("_set_helpers", [](nb::object error_factory, nb::object future_factory) {
+  m.def("_set_helpers", [](nb::object error_factory, nb::object future_factory, nb::object cancel_requested) {
     SetErrorFactory(std::move(error_factory));
     FutureFactory() = std::move(future_factory);
+    CancelRequested() = std::move(cancel_requested);
   });
 
   nb::class_<PyWriteResult>(m, "WriteResultHandle",

@@ -27,7 +27,9 @@ bool SplitNumber(const std::string& value, long double* number, std::string* uni
   while (i < v.size() && (std::isdigit(static_cast<unsigned char>(v[i])) || v[i] == '.')) ++i;
   if (i == 0) return false;
   try {
-    *number = std::stold(v.substr(0, i));
+    size_t used = 0;
+    *number = std::stold(v.substr(0, i), &used);
+    if (used != i) return false;  // e.g. "1.2.3" or "1..5": stold would stop at the second dot
   } catch (...) {
     return false;
   }

@@ -80,12 +80,20 @@ Result<ojson> ArrowFieldToFlussType(const arrow::Field& field) {
       return Status::InvalidArgument("column '" + field.name() + "': Arrow type " +
                                      type.ToString() + " has no Fluss equivalent");
   }
-  if (!field.nullable()) t["nullable"] = false;
+  if (!field.nullable()) {
+    // Java's DataTypeJsonSerde writes "nullable" right after "type", before length/precision.
+    ojson ordered = Typed(t["type"].get<std::string>().c_str());
+    ordered["nullable"] = false;
+    for (auto it = t.begin(); it != t.end(); ++it)
+      if (it.key() != "type") ordered[it.key()] = it.value();
+    t = std::move(ordered);
+  }
   return t;
 }
 
 Result<std::shared_ptr<arrow::DataType>> FlussTypeToArrow(const json& t) {
-  if (!t.is_object() || !t.contains("type")) return Status::Protocol("data_type without 'type'");
+  if (!t.is_object() || !t.contains("type") || !t["type"].is_string())
+    return Status::Protocol("data_type without 'type'");
   const std::string name = t["type"].get<std::string>();
   auto precision = [&](int def) { return t.contains("precision") ? t["precision"].get<int>() : def; };
   if (name == "BOOLEAN") return arrow::boolean();
@@ -184,14 +192,19 @@ std::vector<std::string> StringList(const json& j, const char* key) {
 }
 }  // namespace
 
-Result<TableDescriptor> TableDescriptorFromJson(std::string_view text) {
+Result<TableDescriptor> TableDescriptorFromJson(std::string_view text) try {
   json j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object() || !j.contains("schema"))
     return Status::Protocol("malformed table JSON from server");
   TableDescriptor d;
   const json& s = j["schema"];
+  // (operator[] on a const json with a missing key is undefined behaviour: check first)
+  if (!s.is_object() || !s.contains("columns") || !s["columns"].is_array())
+    return Status::Protocol("malformed table JSON from server: schema without columns");
   std::vector<std::shared_ptr<arrow::Field>> fields;
   for (const auto& c : s["columns"]) {
+    if (!c.is_object() || !c.contains("name") || !c["name"].is_string() || !c.contains("data_type"))
+      return Status::Protocol("malformed table JSON from server: column without name or data_type");
     const json& t = c["data_type"];
     FLUSS_ASSIGN_OR_RETURN(auto type, FlussTypeToArrow(t));
     bool nullable = !(t.contains("nullable") && t["nullable"].is_boolean() && !t["nullable"].get<bool>());
@@ -210,6 +223,8 @@ Result<TableDescriptor> TableDescriptorFromJson(std::string_view text) {
   d.properties = StringMap(j, "properties");
   d.custom_properties = StringMap(j, "custom_properties");
   return d;
+} catch (const nlohmann::json::exception& e) {  // a value of the wrong JSON type
+  return Status::Protocol(std::string("malformed table JSON from server: ") + e.what());
 }
 
 std::string DatabaseDescriptorToJson(const DatabaseDescriptor& d) {

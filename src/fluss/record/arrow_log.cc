@@ -8,6 +8,8 @@
 #include <arrow/record_batch.h>
 #include <arrow/util/compression.h>
 
+#include "fluss/record/lz4_frame_codec.h"
+
 namespace fluss::record {
 
 namespace {
@@ -27,7 +29,10 @@ Result<arrow::ipc::IpcWriteOptions> ArrowWriteOptions(const std::string& compres
   if (c == "ZSTD") {
     codec = arrow::util::Codec::Create(arrow::Compression::ZSTD, zstd_level);
   } else if (c == "LZ4_FRAME") {
-    codec = arrow::util::Codec::Create(arrow::Compression::LZ4_FRAME);
+    // Not Arrow's stock LZ4_FRAME codec: it links blocks, which Java readers reject
+    // (protocol-data.md 2.3). Ours writes independent 64 KB blocks like Fluss Java.
+    options.codec = MakeFlussLz4FrameCodec();
+    return options;
   } else {
     return Status::InvalidArgument("table.log.arrow.compression.type: unknown codec '" +
                                    compression_type + "' (expected NONE, ZSTD or LZ4_FRAME)");

@@ -89,16 +89,30 @@ void LogScannerImpl::Requeue(std::vector<ScanBatch> batches) {
   }
 }
 
-bool LogScannerImpl::TryBegin() {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (busy_) return false;
-  busy_ = true;
-  return true;
+void LogScannerImpl::RunExclusive(std::function<void()> start) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (busy_) {
+      waiting_.push_back(std::move(start));
+      return;
+    }
+    busy_ = true;
+  }
+  start();
 }
 
 void LogScannerImpl::End() {
-  std::lock_guard<std::mutex> lock(mu_);
-  busy_ = false;
+  std::function<void()> next;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (waiting_.empty()) {
+      busy_ = false;
+      return;
+    }
+    next = std::move(waiting_.front());
+    waiting_.pop_front();
+  }
+  asio::post(conn_->io(), std::move(next));
 }
 
 std::vector<ScanBatch> LogScannerImpl::TakeBufferedLocked() {
@@ -113,33 +127,32 @@ std::vector<ScanBatch> LogScannerImpl::TakeBufferedLocked() {
 
 void LogScannerImpl::PollAsync(int64_t timeout_ms, Callback<std::vector<ScanBatch>> done) {
   if (timeout_ms < 0) return done(Status::InvalidArgument("poll: timeout_ms must be >= 0, got " + std::to_string(timeout_ms)));
-  if (!TryBegin()) return done(Status::InvalidArgument("poll: another poll or read of this scanner is in progress"));
   auto self = shared_from_this();
-  conn_->Spawn<std::vector<ScanBatch>>(
-      [](std::shared_ptr<LogScannerImpl> s, int64_t t) -> asio::awaitable<Result<std::vector<ScanBatch>>> {
-        auto r = co_await s->Poll(t);
-        s->End();
-        co_return r;
-      }(self, timeout_ms),
-      [self, done = std::move(done)](Result<std::vector<ScanBatch>> r) {
-        if (!r.ok() && r.status().code() == StatusCode::kClosed) self->End();
-        done(std::move(r));
-      });
+  RunExclusive([self, timeout_ms, done = std::move(done)]() mutable {
+    self->wakeup_ = false;
+    self->conn_->Spawn<std::vector<ScanBatch>>(
+        [](std::shared_ptr<LogScannerImpl> s, int64_t t) -> asio::awaitable<Result<std::vector<ScanBatch>>> {
+          co_return co_await s->Poll(t);
+        }(self, timeout_ms),
+        [self, done = std::move(done)](Result<std::vector<ScanBatch>> r) {
+          self->End();
+          done(std::move(r));
+        });
+  });
 }
 
 void LogScannerImpl::ToArrowAsync(Callback<std::shared_ptr<arrow::Table>> done) {
-  if (!TryBegin()) return done(Status::InvalidArgument("to_arrow: another poll or read of this scanner is in progress"));
   auto self = shared_from_this();
-  conn_->Spawn<std::shared_ptr<arrow::Table>>(
-      [](std::shared_ptr<LogScannerImpl> s) -> asio::awaitable<Result<std::shared_ptr<arrow::Table>>> {
-        auto r = co_await s->ReadToEnd();
-        s->End();
-        co_return r;
-      }(self),
-      [self, done = std::move(done)](Result<std::shared_ptr<arrow::Table>> r) {
-        if (!r.ok() && r.status().code() == StatusCode::kClosed) self->End();
-        done(std::move(r));
-      });
+  RunExclusive([self, done = std::move(done)]() mutable {
+    self->conn_->Spawn<std::shared_ptr<arrow::Table>>(
+        [](std::shared_ptr<LogScannerImpl> s) -> asio::awaitable<Result<std::shared_ptr<arrow::Table>>> {
+          co_return co_await s->ReadToEnd();
+        }(self),
+        [self, done = std::move(done)](Result<std::shared_ptr<arrow::Table>> r) {
+          self->End();
+          done(std::move(r));
+        });
+  });
 }
 
 asio::awaitable<Status> LogScannerImpl::ResolvePositions() {
@@ -187,14 +200,14 @@ asio::awaitable<Result<std::vector<ScanBatch>>> LogScannerImpl::Poll(int64_t tim
     const int64_t remaining = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
     if (positions.empty()) {
       // Nothing subscribed: wait out the timeout (a subscribe may come meanwhile).
-      if (remaining <= 0) co_return std::vector<ScanBatch>{};
+      if (remaining <= 0 || wakeup_) co_return std::vector<ScanBatch>{};
       co_await conn_->Sleep(std::chrono::milliseconds(std::min<int64_t>(remaining, 100)));
       continue;
     }
     const int32_t wait_ms = static_cast<int32_t>(std::clamp<int64_t>(remaining, 0, conn_->options().fetch_wait_max_time_ms));
     auto batches = co_await FetchRound(std::move(positions), std::nullopt, wait_ms);
     if (!batches.ok()) co_return batches.status();
-    if (!batches->empty() || Clock::now() >= deadline) co_return std::move(*batches);
+    if (!batches->empty() || Clock::now() >= deadline || wakeup_) co_return std::move(*batches);
   }
 }
 

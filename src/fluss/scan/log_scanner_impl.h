@@ -6,7 +6,9 @@
 // read and advance positions. At most one poll or read runs at a time (`busy_`).
 #pragma once
 
+#include <atomic>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -29,6 +31,7 @@ class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<Lo
   Status Unsubscribe(int32_t bucket) override;
   void PollAsync(int64_t timeout_ms, Callback<std::vector<ScanBatch>> done) override;
   void Requeue(std::vector<ScanBatch> batches) override;
+  void Wakeup() override { wakeup_ = true; }
   void ToArrowAsync(Callback<std::shared_ptr<arrow::Table>> done) override;
   const std::shared_ptr<arrow::Schema>& schema() const override { return out_schema_; }
 
@@ -49,7 +52,9 @@ class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<Lo
   };
 
   LogScannerImpl(std::shared_ptr<client::ConnectionImpl> conn, TableInfo table);
-  bool TryBegin();
+  /// Runs `start` now if no poll or read is running, else after the running ones end.
+  void RunExclusive(std::function<void()> start);
+  /// Ends the running operation and starts the next waiting one.
   void End();
   asio::awaitable<Result<std::vector<ScanBatch>>> Poll(int64_t timeout_ms);
   asio::awaitable<Result<std::shared_ptr<arrow::Table>>> ReadToEnd();
@@ -85,6 +90,8 @@ class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<Lo
   std::deque<Buffered> buffer_;
   uint64_t next_epoch_ = 1;
   bool busy_ = false;
+  std::deque<std::function<void()>> waiting_;  // operations queued behind the running one
+  std::atomic<bool> wakeup_{false};
 };
 
 }  // namespace fluss::scan
