@@ -533,10 +533,36 @@ class AppendWriter:
         """
         return self._n.append(row)
 
+    def _conform(self, batch: pa.RecordBatch) -> pa.RecordBatch:
+        """Casts columns whose Arrow type differs from the table's when no value can change
+        (e.g. large_string -> string, int32 -> int64, timestamp ms -> us); anything else raises
+        FlussError naming the column."""
+        if batch.schema.equals(self._schema, check_metadata=False):
+            return batch
+        if batch.num_columns != len(self._schema):
+            raise FlussError(f"write_arrow_batch: batch has {batch.num_columns} columns but the table has "
+                             f"{len(self._schema)}")
+        arrays = []
+        for i, (got, want) in enumerate(zip(batch.schema, self._schema)):
+            if got.name != want.name:
+                raise FlussError(f"write_arrow_batch: column {i} is '{got.name}' but the table's column is '{want.name}'")
+            col = batch.column(i)
+            if not got.type.equals(want.type):
+                if pa.types.is_unsigned_integer(got.type) or pa.types.is_dictionary(got.type):
+                    raise FlussError(f"write_arrow_batch: column '{got.name}' has type {got.type}, which the "
+                                     f"table's type {want.type} cannot hold without loss")
+                try:
+                    col = col.cast(want.type, safe=True)
+                except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as e:
+                    raise FlussError(f"write_arrow_batch: column '{got.name}' of type {got.type} cannot be "
+                                     f"converted to the table's type {want.type} without loss: {e}") from None
+            arrays.append(col)
+        return pa.RecordBatch.from_arrays(arrays, schema=self._schema)
+
     def _write_arrow_batch(self, batch: pa.RecordBatch) -> WriteResultHandle:
         if not isinstance(batch, pa.RecordBatch):
             raise FlussError(f"write_arrow_batch: expected a pyarrow.RecordBatch, got {type(batch).__name__}")
-        return self._n.write_arrow_batch(batch)
+        return self._n.write_arrow_batch(self._conform(batch))
 
     def write_arrow_batch(self, batch: pa.RecordBatch) -> WriteResultHandle:  # replaced per instance
         """Appends a ``pyarrow.RecordBatch`` whose columns match the table's names and types.

@@ -10,6 +10,7 @@
 
 #include "fluss/protocol/errors.h"
 #include "fluss/record/arrow_log.h"
+#include "fluss/record/indexed_log.h"
 
 namespace fluss::scan {
 
@@ -24,9 +25,9 @@ Result<std::shared_ptr<LogScannerImpl>> LogScannerImpl::Create(std::shared_ptr<c
     return Status::Unsupported("table " + table.table_path.ToString() + " is partitioned; partitioned scans are not supported yet");
   std::string format = table.LogFormat();
   for (auto& c : format) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  if (format != "ARROW")
+  if (format != "ARROW" && format != "INDEXED")
     return Status::Unsupported("table " + table.table_path.ToString() + " uses log format " + format +
-                               "; this scanner reads ARROW");
+                               "; this scanner reads ARROW and INDEXED");
   std::shared_ptr<LogScannerImpl> s(new LogScannerImpl(std::move(conn), std::move(table)));
   s->arrow_format_ = format == "ARROW";
   const auto& full = s->table_.descriptor.schema.arrow_schema;
@@ -416,6 +417,15 @@ asio::awaitable<Result<LogScannerImpl::LeaderFetch>> LogScannerImpl::FetchFromLe
 Result<std::shared_ptr<arrow::RecordBatch>> LogScannerImpl::Decode(const std::shared_ptr<arrow::Buffer>& slice,
                                                                    const record::LogBatchHeader& h,
                                                                    std::vector<int8_t>* change_types) const {
+  if (!arrow_format_) {
+    // INDEXED rows carry every column: decode them all, then project in the client.
+    FLUSS_ASSIGN_OR_RETURN(auto rb, record::DecodeIndexedLogBatch(slice, h, table_.descriptor.schema.arrow_schema,
+                                                                   h.append_only() ? nullptr : change_types));
+    if (!rb || projection_.empty()) return rb;
+    std::vector<std::shared_ptr<arrow::Array>> cols;
+    for (int32_t i : projection_) cols.push_back(rb->column(i));
+    return arrow::RecordBatch::Make(out_schema_, rb->num_rows(), std::move(cols));
+  }
   FLUSS_ASSIGN_OR_RETURN(auto rb, record::DecodeArrowLogBatch(slice, h, read_schema_));
   if (!rb) return rb;
   if (!h.append_only()) {

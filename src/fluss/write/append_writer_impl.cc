@@ -6,6 +6,8 @@
 
 #include "fluss/protocol/errors.h"
 #include "fluss/record/arrow_log.h"
+#include "fluss/row/bucketing.h"
+#include "fluss/row/indexed_row.h"
 
 namespace fluss::write {
 
@@ -19,10 +21,23 @@ Result<std::shared_ptr<AppendWriterImpl>> AppendWriterImpl::Create(std::shared_p
                                    " has a primary key: use an upsert writer, not an append writer");
   if (table.IsPartitioned())
     return Status::Unsupported("table " + table.table_path.ToString() + " is partitioned; partitioned writes are not supported yet");
-  const std::string format = table.LogFormat();
-  if (format != "ARROW" && format != "arrow")
+  std::string format = table.LogFormat();
+  for (auto& c : format) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (format != "ARROW" && format != "INDEXED")
     return Status::Unsupported("table " + table.table_path.ToString() + " uses log format " + format +
-                               "; this writer supports ARROW");
+                               "; this writer supports ARROW and INDEXED");
+  std::optional<row::CompactedKeyEncoder> key_encoder;
+  if (!table.descriptor.bucket_keys.empty()) {
+    const auto& schema = table.descriptor.schema.arrow_schema;
+    std::vector<int> keys;
+    for (const auto& name : table.descriptor.bucket_keys) {
+      const int i = schema->GetFieldIndex(name);
+      if (i < 0) return Status::Protocol("table " + table.table_path.ToString() + ": bucket key '" + name + "' is not a column");
+      keys.push_back(i);
+    }
+    FLUSS_ASSIGN_OR_RETURN(auto enc, row::CompactedKeyEncoder::Create(schema, keys));
+    key_encoder.emplace(std::move(enc));
+  }
   int level = 3;
   try {
     level = std::stoi(table.Property("table.log.arrow.compression.zstd.level", "3"));
@@ -31,6 +46,8 @@ Result<std::shared_ptr<AppendWriterImpl>> AppendWriterImpl::Create(std::shared_p
   FLUSS_ASSIGN_OR_RETURN(auto options,
                          record::ArrowWriteOptions(table.Property("table.log.arrow.compression.type", "ZSTD"), level));
   std::shared_ptr<AppendWriterImpl> w(new AppendWriterImpl(std::move(conn), std::move(table), std::move(options)));
+  w->indexed_ = format == "INDEXED";
+  w->key_encoder_ = std::move(key_encoder);
   w->conn_->RegisterFlushable(w);
   return w;
 }
@@ -76,36 +93,98 @@ void AppendWriterImpl::NextStickyBucketLocked() {
   sticky_bucket_ = next >= sticky_bucket_ ? next + 1 : next;
 }
 
+Result<int32_t> AppendWriterImpl::BucketForLocked(const Value* values) {
+  if (!key_encoder_) return sticky_bucket_;
+  FLUSS_RETURN_NOT_OK(key_encoder_->Encode(values, &key_scratch_));
+  return row::FlussBucketOf(key_scratch_, table_.num_buckets);
+}
+
+Status AppendWriterImpl::AppendRowLocked(const Value* values, std::shared_ptr<WriteResult::State>* state,
+                                         bool* closed, std::pair<int32_t, uint64_t>* linger) {
+  FLUSS_ASSIGN_OR_RETURN(const int32_t bucket, BucketForLocked(values));
+  OpenBatch& ob = open_[bucket];
+  if (!ob.builder && !ob.indexed) {
+    if (indexed_) ob.indexed = std::make_unique<record::IndexedBatchBuilder>(schema_);
+    else ob.builder = std::make_unique<RowBatchBuilder>(schema_);
+    ob.id = next_batch_id_++;
+    ob.result = std::make_shared<WriteResult::State>();
+    incomplete_.insert(ob.id);
+    *linger = {bucket, ob.id};
+  }
+  int64_t bytes;
+  int64_t batch_bytes;
+  if (indexed_) {
+    const int64_t before = ob.indexed->size_in_bytes();
+    Status st = ob.indexed->Append(values);
+    if (!st.ok()) {
+      if (ob.indexed->num_records() == 0) {  // do not leave an empty batch behind
+        incomplete_.erase(ob.id);
+        open_.erase(bucket);
+        *linger = {-1, 0};
+      }
+      return st;
+    }
+    bytes = ob.indexed->size_in_bytes() - before;
+    batch_bytes = ob.indexed->size_in_bytes();
+  } else {
+    FLUSS_ASSIGN_OR_RETURN(bytes, ob.builder->Append(values));
+    batch_bytes = ob.builder->estimated_bytes();
+  }
+  ob.bytes += bytes;
+  buffered_bytes_ += bytes;
+  *state = ob.result;
+  if (batch_bytes >= options_.writer_batch_size) {
+    CloseOpenLocked(bucket);
+    if (bucket == sticky_bucket_) NextStickyBucketLocked();
+    *closed = true;
+  }
+  return Status::OK();
+}
+
 Result<WriteResult> AppendWriterImpl::AppendNoWait(const Value* values, size_t count) {
   FLUSS_RETURN_NOT_OK(RowBatchBuilder::Validate(*schema_, values, count));
-  bool closed_one = false;
-  WriteResult result;
+  bool closed = false;
+  std::shared_ptr<WriteResult::State> state;
   std::pair<int32_t, uint64_t> linger{-1, 0};
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (aborted_) return abort_status_;
-    const int32_t bucket = sticky_bucket_;
-    OpenBatch& ob = open_[bucket];
-    if (!ob.builder) {
-      ob.builder = std::make_unique<RowBatchBuilder>(schema_);
-      ob.id = next_batch_id_++;
-      ob.result = std::make_shared<WriteResult::State>();
-      incomplete_.insert(ob.id);
-      linger = {bucket, ob.id};
-    }
-    FLUSS_ASSIGN_OR_RETURN(int64_t bytes, ob.builder->Append(values));
-    ob.bytes += bytes;
-    buffered_bytes_ += bytes;
-    result = WriteResult(ob.result);
-    if (ob.builder->estimated_bytes() >= options_.writer_batch_size) {
-      CloseOpenLocked(bucket);
-      NextStickyBucketLocked();
-      closed_one = true;
+    FLUSS_RETURN_NOT_OK(AppendRowLocked(values, &state, &closed, &linger));
+  }
+  if (linger.first >= 0) ScheduleLinger(linger.first, linger.second);
+  if (closed) PostDrain();
+  return WriteResult(state);
+}
+
+Result<WriteResult> AppendWriterImpl::WriteArrowRows(const std::shared_ptr<arrow::RecordBatch>& batch) {
+  // Every row joins the open batch of its bucket; the result completes when all those batches
+  // are acknowledged.
+  std::vector<Value> values;
+  std::vector<std::string> scratch;
+  std::set<std::shared_ptr<WriteResult::State>> touched;
+  std::vector<std::pair<int32_t, uint64_t>> lingers;
+  bool closed_any = false;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (aborted_) return abort_status_;
+    for (int64_t r = 0; r < batch->num_rows(); ++r) {
+      FLUSS_RETURN_NOT_OK(row::RowValuesFromArrow(*batch, r, &values, &scratch));
+      std::shared_ptr<WriteResult::State> state;
+      bool closed = false;
+      std::pair<int32_t, uint64_t> linger{-1, 0};
+      FLUSS_RETURN_NOT_OK(AppendRowLocked(values.data(), &state, &closed, &linger));
+      touched.insert(state);
+      closed_any |= closed;
+      if (linger.first >= 0) lingers.push_back(linger);
     }
   }
-  if (linger.first >= 0 && !closed_one) ScheduleLinger(linger.first, linger.second);
-  if (closed_one) PostDrain();
-  return result;
+  for (auto& [b, id] : lingers) ScheduleLinger(b, id);
+  if (closed_any) PostDrain();
+  auto all = std::make_shared<WriteResult::State>();
+  all->parts = std::max<int>(1, static_cast<int>(touched.size()));
+  if (touched.empty()) all->CompletePart(Status::OK());
+  for (auto& st : touched) WriteResult(st).OnComplete([all](Status s) { all->CompletePart(s); });
+  return WriteResult(all);
 }
 
 Result<WriteResult> AppendWriterImpl::WriteArrowBatch(const std::shared_ptr<arrow::RecordBatch>& batch) {
@@ -130,6 +209,7 @@ Result<WriteResult> AppendWriterImpl::WriteArrowBatch(const std::shared_ptr<arro
   }
   // Re-label with the table schema (names and nullability) so the batch encodes like a row batch.
   auto aligned = arrow::RecordBatch::Make(schema_, batch->num_rows(), batch->columns());
+  if (indexed_ || key_encoder_) return WriteArrowRows(aligned);
   auto state = std::make_shared<WriteResult::State>();
   if (batch->num_rows() == 0) {
     state->CompletePart(Status::OK());
@@ -177,15 +257,23 @@ void AppendWriterImpl::CloseOpenLocked(int32_t bucket) {
   b.result = std::move(ob.result);
   b.bytes = ob.bytes;
   b.created = Clock::now();
-  auto rb = ob.builder->Finish();
-  if (!rb.ok()) {
+  Status st;
+  if (ob.indexed) {
+    auto enc = ob.indexed->Finish(static_cast<int16_t>(table_.schema_id));
+    if (enc.ok()) b.encoded = std::move(*enc);
+    else st = enc.status();
+  } else {
+    auto rb = ob.builder->Finish();
+    if (rb.ok()) b.data = std::move(*rb);
+    else st = rb.status();
+  }
+  if (!st.ok()) {
     // Cannot happen for validated rows; fail the batch rather than lose track of it.
-    b.result->CompletePart(rb.status());
+    b.result->CompletePart(st);
     buffered_bytes_ -= b.bytes;
     incomplete_.erase(b.id);
     return;
   }
-  b.data = std::move(*rb);
   closed_.push_back(std::move(b));
 }
 
@@ -258,11 +346,15 @@ void AppendWriterImpl::Drain() {
     if (!leader) {
       need_refresh = true;
       // A bucket without a leader for a whole request timeout fails its oldest batch.
-      if (now - q.front().created > std::chrono::milliseconds(options_.request_timeout_ms)) {
+      const auto age = std::chrono::duration_cast<std::chrono::milliseconds>(now - q.front().created).count();
+      if (age > options_.request_timeout_ms) {
         Batch b = std::move(q.front());
         q.pop_front();
         Complete(b, Status::Timeout("table " + path.ToString() + " bucket " + std::to_string(bucket) +
-                                    ": no leader available within client.request-timeout"));
+                                    ": no leader available for " + std::to_string(age) +
+                                    " ms (client.request-timeout); table in metadata: " +
+                                    (conn_->metadata().HasTable(path) ? "yes" : "no") + ", tablet servers known: " +
+                                    std::to_string(conn_->metadata().tablet_servers().size())));
       }
       continue;
     }

@@ -19,6 +19,8 @@
 #include "fluss/client.h"
 #include "fluss/client/connection_impl.h"
 #include "fluss/proto/fluss_api.pb.h"
+#include "fluss/record/indexed_log.h"
+#include "fluss/row/key_encoder.h"
 #include "fluss/write/row_batch_builder.h"
 #include "fluss/write/write_result_state.h"
 
@@ -53,7 +55,8 @@ class AppendWriterImpl : public AppendWriter,
     client::Clock::time_point created;
   };
   struct OpenBatch {
-    std::unique_ptr<RowBatchBuilder> builder;
+    std::unique_ptr<RowBatchBuilder> builder;                 // ARROW tables
+    std::unique_ptr<record::IndexedBatchBuilder> indexed;     // INDEXED tables
     uint64_t id = 0;
     std::shared_ptr<WriteResult::State> result;
     int64_t bytes = 0;
@@ -67,6 +70,14 @@ class AppendWriterImpl : public AppendWriter,
   AppendWriterImpl(std::shared_ptr<client::ConnectionImpl> conn, TableInfo table,
                    arrow::ipc::IpcWriteOptions write_options);
 
+  /// The bucket of a validated row: the Fluss hash of its bucket key, or the sticky bucket.
+  Result<int32_t> BucketForLocked(const Value* values);
+  /// Appends a validated row to its bucket's open batch (under mu_). Sets `state` to the
+  /// batch's result and `closed` when a batch closed; `linger` names a batch just opened.
+  Status AppendRowLocked(const Value* values, std::shared_ptr<WriteResult::State>* state, bool* closed,
+                         std::pair<int32_t, uint64_t>* linger);
+  /// Arrow input that cannot go as one batch (bucket keys, INDEXED format): row by row.
+  Result<WriteResult> WriteArrowRows(const std::shared_ptr<arrow::RecordBatch>& batch);
   void CloseOpenLocked(int32_t bucket);
   void NextStickyBucketLocked();
   void PostDrain();
@@ -82,6 +93,9 @@ class AppendWriterImpl : public AppendWriter,
   std::shared_ptr<arrow::Schema> schema_;
   const arrow::ipc::IpcWriteOptions write_options_;
   const ClientOptions& options_;
+  bool indexed_ = false;                             // INDEXED log format (else ARROW)
+  std::optional<row::CompactedKeyEncoder> key_encoder_;  // tables with bucket keys
+  std::string key_scratch_;                          // guarded by mu_
 
   std::mutex mu_;
   std::condition_variable memory_cv_;

@@ -1,0 +1,148 @@
+// ParseClientOptions (include/fluss/config.h): the seed guide's keys and the Java client's keys,
+// sizes and durations with units, and errors that name the offending key.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <string>
+
+#include "fluss/config.h"
+
+namespace {
+
+using fluss::ClientOptions;
+using fluss::ParseClientOptions;
+using fluss::StatusCode;
+using Props = std::map<std::string, std::string>;
+
+ClientOptions MustParse(const Props& p) {
+  auto r = ParseClientOptions(p);
+  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  return r.ok() ? *r : ClientOptions{};
+}
+
+constexpr int64_t kKiB = 1024;
+constexpr int64_t kMiB = 1024 * 1024;
+
+TEST(Config, DefaultsWhenEmpty) {
+  // The defaults documented in config.h (which follow the Java client's defaults).
+  auto o = MustParse({});
+  EXPECT_EQ(o.bootstrap_servers, "127.0.0.1:9123");
+  EXPECT_EQ(o.request_max_size, 10 * kMiB);
+  EXPECT_EQ(o.writer_acks, -1);
+  EXPECT_EQ(o.writer_retries, std::numeric_limits<int32_t>::max());
+  EXPECT_EQ(o.writer_batch_size, 2 * kMiB);
+  EXPECT_EQ(o.writer_batch_timeout_ms, 100);
+  EXPECT_EQ(o.writer_buffer_memory_size, 64 * kMiB);
+  EXPECT_TRUE(o.writer_enable_idempotence);
+  EXPECT_EQ(o.fetch_max_bytes, 16 * kMiB);
+  EXPECT_EQ(o.fetch_max_bytes_for_bucket, 1 * kMiB);
+  EXPECT_EQ(o.fetch_min_bytes, 1);
+  EXPECT_EQ(o.fetch_wait_max_time_ms, 500);
+  EXPECT_EQ(o.request_timeout_ms, 30000);
+  EXPECT_EQ(o.connect_timeout_ms, 120000);
+}
+
+TEST(Config, SeedKeys) {
+  auto o = MustParse({{"bootstrap.servers", " host-a:9123,host-b:9124 "},
+                      {"request.max.size", "1mb"},
+                      {"writer.acks", "1"},
+                      {"writer.retries", "3"},
+                      {"writer.batch.size", "64kb"}});
+  EXPECT_EQ(o.bootstrap_servers, "host-a:9123,host-b:9124");  // trimmed
+  EXPECT_EQ(o.request_max_size, 1 * kMiB);
+  EXPECT_EQ(o.writer_acks, 1);
+  EXPECT_EQ(o.writer_retries, 3);
+  EXPECT_EQ(o.writer_batch_size, 64 * kKiB);
+}
+
+TEST(Config, JavaKeysWithUnits) {
+  auto o = MustParse({{"client.writer.request-max-size", "2 mb"},
+                      {"client.writer.acks", "all"},
+                      {"client.writer.retries", "0"},
+                      {"client.writer.batch-size", "1024"},  // plain bytes
+                      {"client.writer.batch-timeout", "2 s"},
+                      {"client.writer.buffer.memory-size", "1 gb"},
+                      {"client.writer.buffer.wait-timeout", "1 min"},
+                      {"client.writer.enable-idempotence", "FALSE"},  // case-insensitive
+                      {"client.scanner.log.fetch.max-bytes", "8MB"},
+                      {"client.scanner.log.fetch.max-bytes-for-bucket", "512 KiB"},
+                      {"client.scanner.log.fetch.min-bytes", "1kb"},
+                      {"client.scanner.log.fetch.wait-max-time", "250ms"},
+                      {"client.request-timeout", "1 h"},
+                      {"client.connect-timeout", "1500"}});  // plain milliseconds
+  EXPECT_EQ(o.request_max_size, 2 * kMiB);
+  EXPECT_EQ(o.writer_acks, -1);
+  EXPECT_EQ(o.writer_retries, 0);
+  EXPECT_EQ(o.writer_batch_size, 1024);
+  EXPECT_EQ(o.writer_batch_timeout_ms, 2000);
+  EXPECT_EQ(o.writer_buffer_memory_size, 1024 * kMiB);
+  EXPECT_EQ(o.writer_buffer_wait_timeout_ms, 60000);
+  EXPECT_FALSE(o.writer_enable_idempotence);
+  EXPECT_EQ(o.fetch_max_bytes, 8 * kMiB);
+  EXPECT_EQ(o.fetch_max_bytes_for_bucket, 512 * kKiB);
+  EXPECT_EQ(o.fetch_min_bytes, 1024);
+  EXPECT_EQ(o.fetch_wait_max_time_ms, 250);
+  EXPECT_EQ(o.request_timeout_ms, 3600000);
+  EXPECT_EQ(o.connect_timeout_ms, 1500);
+}
+
+TEST(Config, MoreUnitSpellings) {
+  // Sizes: b/bytes, k/kb/kib, m/mb/mib, g/gb/gib; a fraction is allowed (1.5 kb = 1536 bytes).
+  EXPECT_EQ(MustParse({{"writer.batch.size", "100 bytes"}}).writer_batch_size, 100);
+  EXPECT_EQ(MustParse({{"writer.batch.size", "100b"}}).writer_batch_size, 100);
+  EXPECT_EQ(MustParse({{"writer.batch.size", "3k"}}).writer_batch_size, 3 * kKiB);
+  EXPECT_EQ(MustParse({{"writer.batch.size", "1.5 kb"}}).writer_batch_size, 1536);
+  EXPECT_EQ(MustParse({{"writer.batch.size", "2m"}}).writer_batch_size, 2 * kMiB);
+  EXPECT_EQ(MustParse({{"writer.batch.size", "1mib"}}).writer_batch_size, kMiB);
+  // Durations: ms, s/sec/seconds, min/m/minutes, h/hours.
+  EXPECT_EQ(MustParse({{"client.writer.batch-timeout", "0"}}).writer_batch_timeout_ms, 0);
+  EXPECT_EQ(MustParse({{"client.writer.batch-timeout", "3 seconds"}}).writer_batch_timeout_ms, 3000);
+  EXPECT_EQ(MustParse({{"client.writer.batch-timeout", "2m"}}).writer_batch_timeout_ms, 120000);
+  EXPECT_EQ(MustParse({{"client.writer.batch-timeout", "1 hours"}}).writer_batch_timeout_ms, 3600000);
+  // acks: "-1" is the same as "all"; "0" means fire and forget.
+  EXPECT_EQ(MustParse({{"writer.acks", "-1"}}).writer_acks, -1);
+  EXPECT_EQ(MustParse({{"writer.acks", " ALL "}}).writer_acks, -1);
+  EXPECT_EQ(MustParse({{"writer.acks", "0"}}).writer_acks, 0);
+}
+
+// Expects InvalidArgument whose message contains `key` (and `more`, if given).
+void ExpectRejected(const Props& p, const std::string& key, const std::string& more = "") {
+  auto r = ParseClientOptions(p);
+  ASSERT_FALSE(r.ok()) << key << " accepted";
+  EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument) << r.status().ToString();
+  EXPECT_NE(r.status().message().find(key), std::string::npos) << r.status().message();
+  if (!more.empty()) EXPECT_NE(r.status().message().find(more), std::string::npos) << r.status().message();
+}
+
+TEST(Config, UnknownKeysAreRejectedByName) {
+  ExpectRejected({{"writer.batch_size", "1"}}, "writer.batch_size");        // typo
+  ExpectRejected({{"client.writer.batch.size", "1"}}, "client.writer.batch.size");  // mixed spelling
+  ExpectRejected({{"bootstrap.servers", "h:1"}, {"zzz", "1"}}, "zzz");
+}
+
+TEST(Config, BadValuesAreRejectedNamingTheKey) {
+  ExpectRejected({{"writer.acks", "2"}}, "writer.acks", "'2'");
+  ExpectRejected({{"client.writer.acks", "some"}}, "client.writer.acks");
+  ExpectRejected({{"writer.retries", "-1"}}, "writer.retries", "out of range");
+  ExpectRejected({{"writer.retries", "3x"}}, "writer.retries");
+  ExpectRejected({{"writer.retries", "2147483648"}}, "writer.retries", "out of range");  // > int32
+  ExpectRejected({{"writer.batch.size", "abc"}}, "writer.batch.size");
+  ExpectRejected({{"writer.batch.size", "10 parsecs"}}, "writer.batch.size");
+  ExpectRejected({{"writer.batch.size", "0"}}, "writer.batch.size", "out of range");
+  ExpectRejected({{"writer.batch.size", "-5"}}, "writer.batch.size");
+  ExpectRejected({{"writer.batch.size", ""}}, "writer.batch.size");
+  ExpectRejected({{"writer.batch.size", "1.2.3 kb"}}, "writer.batch.size");  // not a number
+  ExpectRejected({{"client.scanner.log.fetch.max-bytes", "4gb"}}, "client.scanner.log.fetch.max-bytes",
+                 "out of range");  // an int32 field
+  ExpectRejected({{"client.writer.enable-idempotence", "yes"}}, "client.writer.enable-idempotence");
+  ExpectRejected({{"client.writer.batch-timeout", "soon"}}, "client.writer.batch-timeout");
+  ExpectRejected({{"client.writer.batch-timeout", "5 fortnights"}}, "client.writer.batch-timeout");
+  ExpectRejected({{"client.writer.batch-timeout", "1..5 s"}}, "client.writer.batch-timeout");
+  ExpectRejected({{"client.request-timeout", "0"}}, "client.request-timeout", "positive");
+  ExpectRejected({{"client.connect-timeout", "0 s"}}, "client.connect-timeout", "positive");
+  ExpectRejected({{"bootstrap.servers", "  "}}, "bootstrap.servers");
+}
+
+}  // namespace
