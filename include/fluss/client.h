@@ -108,6 +108,21 @@ class Admin {
   /// Returns bucket id -> offset.
   void ListOffsetsAsync(const TablePath& path, std::vector<int32_t> bucket_ids, OffsetType type,
                         std::optional<int64_t> timestamp_ms, Callback<std::map<int32_t, int64_t>> done);
+  /// ListOffsets for the buckets of one partition, named by its value(s) as in PartitionInfo
+  /// ("US"). Fails with PARTITION_NOT_EXISTS (36) for an unknown partition.
+  void ListPartitionOffsetsAsync(const TablePath& path, const std::string& partition_name,
+                                 std::vector<int32_t> bucket_ids, OffsetType type,
+                                 std::optional<int64_t> timestamp_ms, Callback<std::map<int32_t, int64_t>> done);
+  /// CreatePartition with `spec` naming every partition key once. Fails with
+  /// PARTITION_ALREADY_EXISTS (42) unless ignore_if_exists, PARTITION_SPEC_INVALID_EXCEPTION (43),
+  /// TABLE_NOT_PARTITIONED_EXCEPTION (37).
+  void CreatePartitionAsync(const TablePath& path, const std::map<std::string, std::string>& spec,
+                            bool ignore_if_exists, StatusCallback done);
+  /// DropPartition. Fails with PARTITION_NOT_EXISTS (36) unless ignore_if_not_exists.
+  void DropPartitionAsync(const TablePath& path, const std::map<std::string, std::string>& spec,
+                          bool ignore_if_not_exists, StatusCallback done);
+  /// Partitions of a partitioned table, in the server's order.
+  void ListPartitionInfosAsync(const TablePath& path, Callback<std::vector<PartitionInfo>> done);
 
  private:
   std::shared_ptr<client::ConnectionImpl> impl_;

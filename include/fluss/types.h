@@ -70,6 +70,14 @@ struct TableInfo {
   bool IsPartitioned() const { return !descriptor.partition_keys.empty(); }
 };
 
+/// A partition of a partitioned table: its id and its name (the partition values joined with
+/// '$' in partition-key order, e.g. "US" or "20240101$eu").
+struct PartitionInfo {
+  int64_t partition_id = -1;
+  std::string partition_name;
+  std::map<std::string, std::string> spec;  ///< partition key -> value
+};
+
 /// A database's description: comment and custom properties.
 struct DatabaseDescriptor {
   std::optional<std::string> comment;

@@ -478,6 +478,46 @@ class FlussAdmin:
         p = _check_path(table_path)
         return await self._n.table_exists(p.database_name, p.table_name)
 
+    async def list_partition_offsets(self, table_path: TablePath, partition_name: str, bucket_ids: Iterable[int],
+                                     offset_type: str, timestamp: Optional[int] = None) -> Dict[int, int]:
+        """``list_offsets`` for the buckets of one partition, named by its value (``"US"``, not
+        ``"region=US"``). Raises FlussError 36 PARTITION_NOT_EXISTS for an unknown partition."""
+        p = _check_path(table_path)
+        kind = self._offset_kind(offset_type, timestamp)
+        return await self._n.list_partition_offsets(p.database_name, p.table_name, str(partition_name),
+                                                    [int(b) for b in bucket_ids], kind, timestamp)
+
+    async def create_partition(self, table_path: TablePath, partition_spec: Dict[str, str],
+                               ignore_if_exists: bool = False) -> None:
+        """Creates the partition ``{partition_key: value}`` (every partition key named once).
+        Raises FlussError: 42 PARTITION_ALREADY_EXISTS unless ``ignore_if_exists``,
+        43 PARTITION_SPEC_INVALID_EXCEPTION, 37 TABLE_NOT_PARTITIONED_EXCEPTION."""
+        p = _check_path(table_path)
+        await self._n.create_partition(p.database_name, p.table_name, {str(k): str(v) for k, v in partition_spec.items()},
+                                       bool(ignore_if_exists))
+
+    async def drop_partition(self, table_path: TablePath, partition_spec: Dict[str, str],
+                             ignore_if_not_exists: bool = False) -> None:
+        """Drops a partition. Raises FlussError 36 PARTITION_NOT_EXISTS unless
+        ``ignore_if_not_exists``."""
+        p = _check_path(table_path)
+        await self._n.drop_partition(p.database_name, p.table_name, {str(k): str(v) for k, v in partition_spec.items()},
+                                     bool(ignore_if_not_exists))
+
+    async def list_partition_infos(self, table_path: TablePath) -> List["PartitionInfo"]:
+        """The partitions of a partitioned table."""
+        p = _check_path(table_path)
+        return [PartitionInfo(*t) for t in await self._n.list_partition_infos(p.database_name, p.table_name)]
+
+    @staticmethod
+    def _offset_kind(offset_type, timestamp) -> int:
+        kind = _OFFSET_TYPES.get(str(offset_type).lower())
+        if kind is None:
+            raise FlussError(f"offset_type must be 'earliest', 'latest' or 'timestamp', got {offset_type!r}")
+        if kind == 2 and timestamp is None:
+            raise FlussError("offset_type 'timestamp' needs timestamp (epoch milliseconds)")
+        return kind
+
     async def list_offsets(self, table_path: TablePath, bucket_ids: Iterable[int], offset_type: str,
                            timestamp: Optional[int] = None) -> Dict[int, int]:
         """Offsets of buckets, asked from their leaders.
@@ -491,12 +531,26 @@ class FlussAdmin:
             ``{bucket_id: offset}``.
         """
         p = _check_path(table_path)
-        kind = _OFFSET_TYPES.get(str(offset_type).lower())
-        if kind is None:
-            raise FlussError(f"list_offsets: offset_type must be 'earliest', 'latest' or 'timestamp', got {offset_type!r}")
-        if kind == 2 and timestamp is None:
-            raise FlussError("list_offsets: offset_type 'timestamp' needs timestamp (epoch milliseconds)")
+        kind = self._offset_kind(offset_type, timestamp)
         return await self._n.list_offsets(p.database_name, p.table_name, [int(b) for b in bucket_ids], kind, timestamp)
+
+
+class PartitionInfo:
+    """A partition of a partitioned table."""
+
+    __slots__ = ("partition_id", "partition_name", "_spec")
+
+    def __init__(self, partition_id: int, partition_name: str, spec: Dict[str, str]):
+        self.partition_id = partition_id      #: server-assigned id
+        self.partition_name = partition_name  #: the value(s), '$'-joined in partition-key order
+        self._spec = dict(spec)
+
+    def get_partition_spec(self) -> Dict[str, str]:
+        """``{partition_key: value}``"""
+        return dict(self._spec)
+
+    def __repr__(self) -> str:
+        return f"PartitionInfo(partition_id={self.partition_id}, partition_name={self.partition_name!r})"
 
 
 # ------------------------------------------------------------------------------- writing

@@ -367,6 +367,41 @@ struct PyAdmin {
       a->TableExistsAsync(path, MakeCallback<bool>(std::move(done), [](bool b) { return nb::cast(b); }));
     });
   }
+  nb::object ListPartitionOffsets(std::string db, std::string table, std::string partition,
+                                  std::vector<int32_t> buckets, int32_t type, std::optional<int64_t> timestamp) {
+    auto a = admin;
+    TablePath path = MakePath(db, table);
+    return Awaitable([a, path, partition, buckets, type, timestamp](nb::object done) {
+      a->ListPartitionOffsetsAsync(path, partition, buckets, static_cast<OffsetType>(type), timestamp,
+                                   MakeCallback<std::map<int32_t, int64_t>>(
+                                       std::move(done), [](std::map<int32_t, int64_t> m) { return nb::cast(m); }));
+    });
+  }
+  nb::object CreatePartition(std::string db, std::string table, std::map<std::string, std::string> spec, bool ignore) {
+    auto a = admin;
+    TablePath path = MakePath(db, table);
+    return Awaitable([a, path, spec, ignore](nb::object done) {
+      a->CreatePartitionAsync(path, spec, ignore, MakeStatusCallback(std::move(done)));
+    });
+  }
+  nb::object DropPartition(std::string db, std::string table, std::map<std::string, std::string> spec, bool ignore) {
+    auto a = admin;
+    TablePath path = MakePath(db, table);
+    return Awaitable([a, path, spec, ignore](nb::object done) {
+      a->DropPartitionAsync(path, spec, ignore, MakeStatusCallback(std::move(done)));
+    });
+  }
+  nb::object ListPartitionInfos(std::string db, std::string table) {
+    auto a = admin;
+    TablePath path = MakePath(db, table);
+    return Awaitable([a, path](nb::object done) {
+      a->ListPartitionInfosAsync(path, MakeCallback<std::vector<PartitionInfo>>(std::move(done), [](std::vector<PartitionInfo> v) {
+        nb::list out;
+        for (auto& p : v) out.append(nb::make_tuple(p.partition_id, p.partition_name, nb::cast(p.spec)));
+        return nb::object(out);
+      }));
+    });
+  }
   nb::object ListOffsets(std::string db, std::string table, std::vector<int32_t> buckets, int32_t type,
                          std::optional<int64_t> timestamp) {
     auto a = admin;
@@ -495,7 +530,12 @@ NB_MODULE(_fluss, m) {
       .def("list_tables", &PyAdmin::ListTables)
       .def("table_exists", &PyAdmin::TableExists)
       .def("list_offsets", &PyAdmin::ListOffsets, "database"_a, "table"_a, "bucket_ids"_a, "offset_type"_a,
-           "timestamp"_a.none());
+           "timestamp"_a.none())
+      .def("list_partition_offsets", &PyAdmin::ListPartitionOffsets, "database"_a, "table"_a, "partition_name"_a,
+           "bucket_ids"_a, "offset_type"_a, "timestamp"_a.none())
+      .def("create_partition", &PyAdmin::CreatePartition)
+      .def("drop_partition", &PyAdmin::DropPartition)
+      .def("list_partition_infos", &PyAdmin::ListPartitionInfos);
 
   nb::class_<PyConnection>(m, "_Connection")
       .def_static("connect", &PyConnection::Connect)

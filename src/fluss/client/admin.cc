@@ -170,4 +170,84 @@ void Admin::ListOffsetsAsync(const TablePath& path, std::vector<int32_t> bucket_
       std::move(done));
 }
 
+void Admin::ListPartitionOffsetsAsync(const TablePath& path, const std::string& partition_name,
+                                      std::vector<int32_t> bucket_ids, OffsetType type,
+                                      std::optional<int64_t> timestamp_ms, Callback<std::map<int32_t, int64_t>> done) {
+  if (type == OffsetType::kTimestamp && !timestamp_ms)
+    return done(Status::InvalidArgument("list_partition_offsets: offset type 'timestamp' needs a timestamp"));
+  impl_->Spawn<std::map<int32_t, int64_t>>(
+      [](std::shared_ptr<ConnectionImpl> c, TablePath p, std::string partition, std::vector<int32_t> buckets,
+         OffsetType t, std::optional<int64_t> ts) -> asio::awaitable<Result<std::map<int32_t, int64_t>>> {
+        auto info = co_await c->FetchTableInfo(p);
+        if (!info.ok()) co_return info.status();
+        const std::optional<std::string> name = partition;
+        co_return co_await c->ListOffsets(*info, buckets, static_cast<int32_t>(t), ts, name);
+      }(impl_, path, partition_name, std::move(bucket_ids), type, timestamp_ms),
+      std::move(done));
+}
+
+namespace {
+void SetSpec(proto::PbPartitionSpec* out, const std::map<std::string, std::string>& spec) {
+  for (const auto& [k, v] : spec) {
+    auto* kv = out->add_partition_key_values();
+    kv->set_key(k);
+    kv->set_value(v);
+  }
+}
+std::string SpecString(const std::map<std::string, std::string>& spec) {
+  std::string s;
+  for (const auto& [k, v] : spec) s += (s.empty() ? "" : "/") + k + "=" + v;
+  return s;
+}
+}  // namespace
+
+void Admin::CreatePartitionAsync(const TablePath& path, const std::map<std::string, std::string>& spec,
+                                 bool ignore_if_exists, StatusCallback done) {
+  if (spec.empty()) return done(Status::InvalidArgument("create_partition: the partition spec is empty"));
+  proto::CreatePartitionRequest req;
+  SetPath(req.mutable_table_path(), path);
+  SetSpec(req.mutable_partition_spec(), spec);
+  req.set_ignore_if_not_exists(ignore_if_exists);  // the field means "ignore if it exists"
+  CoordinatorStatusCall<proto::CreatePartitionResponse>(impl_, ApiKey::CREATE_PARTITION, std::move(req),
+                                                        "table " + path.ToString() + " partition " + SpecString(spec),
+                                                        std::move(done));
+}
+
+void Admin::DropPartitionAsync(const TablePath& path, const std::map<std::string, std::string>& spec,
+                               bool ignore_if_not_exists, StatusCallback done) {
+  proto::DropPartitionRequest req;
+  SetPath(req.mutable_table_path(), path);
+  SetSpec(req.mutable_partition_spec(), spec);
+  req.set_ignore_if_not_exists(ignore_if_not_exists);
+  CoordinatorStatusCall<proto::DropPartitionResponse>(impl_, ApiKey::DROP_PARTITION, std::move(req),
+                                                      "table " + path.ToString() + " partition " + SpecString(spec),
+                                                      std::move(done));
+}
+
+void Admin::ListPartitionInfosAsync(const TablePath& path, Callback<std::vector<PartitionInfo>> done) {
+  impl_->Spawn<std::vector<PartitionInfo>>(
+      [](std::shared_ptr<ConnectionImpl> c, TablePath p) -> asio::awaitable<Result<std::vector<PartitionInfo>>> {
+        // Partition names join the values in partition-key order, which the table knows.
+        auto info = co_await c->FetchTableInfo(p);
+        if (!info.ok()) co_return info.status();
+        proto::ListPartitionInfosRequest req;
+        SetPath(req.mutable_table_path(), p);
+        auto resp = co_await c->CallCoordinator<proto::ListPartitionInfosResponse>(ApiKey::LIST_PARTITION_INFOS, req);
+        if (!resp.ok()) co_return resp.status().WithContext("table " + p.ToString());
+        std::vector<PartitionInfo> out;
+        for (const auto& pi : resp->partitions_info()) {
+          PartitionInfo x;
+          x.partition_id = pi.partition_id();
+          for (const auto& kv : pi.partition_spec().partition_key_values()) x.spec[kv.key()] = kv.value();
+          for (const auto& key : info->descriptor.partition_keys) {
+            if (!x.partition_name.empty()) x.partition_name += "$";
+            x.partition_name += x.spec[key];
+          }
+          out.push_back(std::move(x));
+        }
+        co_return out;
+      }(impl_, path),
+      std::move(done));
+}
+
 }  // namespace fluss

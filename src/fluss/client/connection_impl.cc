@@ -295,30 +295,77 @@ asio::awaitable<Result<TableInfo>> ConnectionImpl::FetchTableInfo(TablePath p) {
   co_return info;
 }
 
+asio::awaitable<Result<std::pair<int64_t, std::map<int32_t, int32_t>>>> ConnectionImpl::PartitionLeaders(
+    const TablePath& path, const std::string& partition_name) {
+  proto::MetadataRequest req;
+  auto* t = req.add_table_path();
+  t->set_database_name(path.database_name);
+  t->set_table_name(path.table_name);
+  auto* pp = req.add_partitions_path();
+  pp->set_database_name(path.database_name);
+  pp->set_table_name(path.table_name);
+  pp->set_partition_name(partition_name);
+  auto conn = co_await Coordinator();
+  if (!conn.ok()) co_return conn.status();
+  auto resp = co_await Call<proto::MetadataResponse>(*conn, ApiKey::GET_METADATA, req);
+  if (!resp.ok()) co_return resp.status().WithContext("table " + path.ToString() + " partition " + partition_name);
+  metadata_.Update(*resp);
+  for (const auto& pm : resp->partition_metadata()) {
+    if (pm.partition_name() != partition_name) continue;
+    std::map<int32_t, int32_t> leaders;
+    for (const auto& b : pm.bucket_metadata())
+      if (b.has_leader_id() && b.leader_id() >= 0 && metadata_.tablet_servers().count(b.leader_id()))
+        leaders[b.bucket_id()] = b.leader_id();
+    co_return std::make_pair(pm.partition_id(), std::move(leaders));
+  }
+  co_return Status::Server(36, "table " + path.ToString() + ": partition '" + partition_name + "' does not exist");
+}
+
 asio::awaitable<Result<std::map<int32_t, int64_t>>> ConnectionImpl::ListOffsets(
     const TableInfo& table, std::vector<int32_t> buckets, int32_t offset_type,
-    std::optional<int64_t> timestamp_ms) {
+    std::optional<int64_t> timestamp_ms, std::optional<std::string> partition_name) {
   const TablePath& path = table.table_path;
+  const std::string where = partition_name ? path.ToString() + " partition " + *partition_name : path.ToString();
+  if (partition_name && !table.IsPartitioned())
+    co_return Status::Server(37, "table " + path.ToString() + " is not partitioned");
+  if (!partition_name && table.IsPartitioned())
+    co_return Status::InvalidArgument("table " + path.ToString() + " is partitioned: name the partition (list_partition_offsets)");
   for (int32_t b : buckets)
     if (b < 0 || b >= table.num_buckets)
-      co_return Status::InvalidArgument("bucket " + std::to_string(b) + " is outside table " + path.ToString() +
+      co_return Status::InvalidArgument("bucket " + std::to_string(b) + " is outside table " + where +
                                         " (" + std::to_string(table.num_buckets) + " buckets)");
   const auto deadline = Clock::now() + std::chrono::milliseconds(options_.request_timeout_ms);
   std::map<int32_t, int64_t> out;
   std::vector<int32_t> todo = std::move(buckets);
   int attempt = 0;
   while (!todo.empty()) {
-    Status st = co_await WaitForLeaders(path, table.num_buckets, deadline);
-    if (!st.ok()) co_return st;
+    // Leaders of the buckets asked for: the table's, or the partition's.
+    std::map<int32_t, int32_t> leaders;
+    std::optional<int64_t> partition_id;
+    if (partition_name) {
+      auto pl = co_await PartitionLeaders(path, *partition_name);
+      if (!pl.ok()) co_return pl.status();
+      partition_id = pl->first;
+      leaders = std::move(pl->second);
+    } else {
+      Status st = co_await WaitForLeaders(path, table.num_buckets, deadline);
+      if (!st.ok()) co_return st;
+      for (int32_t b : todo) leaders[b] = *metadata_.Leader(path, b);
+    }
     std::map<int32_t, std::vector<int32_t>> by_leader;
-    for (int32_t b : todo) by_leader[*metadata_.Leader(path, b)].push_back(b);
     std::vector<int32_t> retry;
-    Status last;
+    for (int32_t b : todo) {
+      auto it = leaders.find(b);
+      if (it == leaders.end()) retry.push_back(b);
+      else by_leader[it->second].push_back(b);
+    }
+    Status last = Status::Timeout("table " + where + ": bucket leaders not available within client.request-timeout");
     for (auto& [leader, bs] : by_leader) {
       proto::ListOffsetsRequest req;
       req.set_follower_server_id(-1);
       req.set_offset_type(offset_type);
       req.set_table_id(table.table_id);
+      if (partition_id) req.set_partition_id(*partition_id);
       for (int32_t b : bs) req.add_bucket_id(b);
       if (timestamp_ms) req.set_starttimestamp(*timestamp_ms);
       auto conn = TabletServer(leader);
@@ -326,15 +373,15 @@ asio::awaitable<Result<std::map<int32_t, int64_t>>> ConnectionImpl::ListOffsets(
       Result<proto::ListOffsetsResponse> resp = Status::Network("leader unknown");
       if (conn) resp = co_await Call<proto::ListOffsetsResponse>(conn, ApiKey::LIST_OFFSETS, req);
       if (!resp.ok()) {
-        if (!resp.status().IsRetriable()) co_return resp.status().WithContext("list offsets of " + path.ToString());
+        if (!resp.status().IsRetriable()) co_return resp.status().WithContext("list offsets of " + where);
         last = resp.status();
         retry.insert(retry.end(), bs.begin(), bs.end());
         continue;
       }
       for (const auto& r : resp->buckets_resp()) {
         if (r.has_error_code()) {
-          Status e = Status::Server(r.error_code(), "table " + path.ToString() + " bucket " +
-                                                        std::to_string(r.bucket_id()) + ": " + r.error_message());
+          Status e = Status::Server(r.error_code(), "table " + where + " bucket " + std::to_string(r.bucket_id()) +
+                                                        ": " + r.error_message());
           if (!e.IsRetriable()) co_return e;
           last = e;
           retry.push_back(r.bucket_id());

@@ -67,10 +67,15 @@ class ConnectionImpl : public std::enable_shared_from_this<ConnectionImpl> {
   asio::awaitable<Result<TableInfo>> FetchTableInfo(TablePath path);
   /// ListOffsets for `buckets` of a non-partitioned table, asking each bucket's leader.
   /// `offset_type`: 0 earliest, 1 latest (high watermark), 2 timestamp (needs `timestamp_ms`).
+  /// With `partition_name`, the buckets are those of that partition of a partitioned table.
   asio::awaitable<Result<std::map<int32_t, int64_t>>> ListOffsets(const TableInfo& table,
                                                                   std::vector<int32_t> buckets,
                                                                   int32_t offset_type,
-                                                                  std::optional<int64_t> timestamp_ms);
+                                                                  std::optional<int64_t> timestamp_ms,
+                                                                  std::optional<std::string> partition_name = std::nullopt);
+  /// Id and bucket leaders (bucket -> node) of a partition, from a MetadataRequest.
+  asio::awaitable<Result<std::pair<int64_t, std::map<int32_t, int32_t>>>> PartitionLeaders(
+      const TablePath& path, const std::string& partition_name);
   /// Connection to tablet server `node_id` (must be in the metadata).
   std::shared_ptr<net::ServerConnection> TabletServer(int32_t node_id);
   /// Connection to the coordinator (refreshes the metadata if it is not known yet).

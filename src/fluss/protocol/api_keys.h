@@ -24,6 +24,8 @@ enum class ApiKey : int16_t {
   LIST_OFFSETS = 1021,
   INIT_WRITER = 1026,
   GET_DATABASE_INFO = 1035,
+  CREATE_PARTITION = 1036,
+  DROP_PARTITION = 1037,
 };
 
 /// Java name of the key, e.g. "PRODUCE_LOG".

@@ -24,6 +24,8 @@ const char* ApiKeyName(ApiKey key) {
     case ApiKey::LIST_OFFSETS: return "LIST_OFFSETS";
     case ApiKey::INIT_WRITER: return "INIT_WRITER";
     case ApiKey::GET_DATABASE_INFO: return "GET_DATABASE_INFO";
+    case ApiKey::CREATE_PARTITION: return "CREATE_PARTITION";
+    case ApiKey::DROP_PARTITION: return "DROP_PARTITION";
   }
   return "UNKNOWN_API";
 }

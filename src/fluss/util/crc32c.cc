@@ -70,4 +70,6 @@ uint32_t Crc32c(const uint8_t* data, size_t size) {
   return ~Portable(0xFFFFFFFFu, data, size);
 }
 
+uint32_t Crc32cPortable(const uint8_t* data, size_t size) { return ~Portable(0xFFFFFFFFu, data, size); }
+
 }  // namespace fluss::util
