@@ -225,7 +225,7 @@ class LogScanner {
   /// Returns the next batches of the subscribed buckets: as soon as any are fetched, or an empty
   /// list once `timeout_ms` passes. The server waits for client.scanner.log.fetch.min-bytes up
   /// to client.scanner.log.fetch.wait-max-time per fetch. Polls and reads of one scanner run
-  /// one at a time, in call order.
+  /// one at a time, in call order; the next starts after `done` returns (so `done` may Requeue).
   virtual void PollAsync(int64_t timeout_ms, Callback<std::vector<ScanBatch>> done) = 0;
   /// Makes a poll in progress return early, with what it has fetched (possibly nothing), within
   /// about client.scanner.log.fetch.wait-max-time. For callers that abandon a poll.

@@ -29,7 +29,9 @@ struct ClientOptions {
   int64_t writer_buffer_memory_size = 64 * 1024 * 1024;
   /// "client.writer.buffer.wait-timeout": how long an append waits for buffer memory.
   int64_t writer_buffer_wait_timeout_ms = INT64_MAX / 4;
-  /// "client.writer.enable-idempotence": writer id + batch sequences. Default true.
+  /// "client.writer.enable-idempotence": writer id + batch sequences, so a retried batch is
+  /// never written twice. Default true; needs acks "all" and retries > 0: when acks or retries
+  /// say otherwise it is off unless set to true explicitly (then parsing fails).
   bool writer_enable_idempotence = true;
   /// "client.scanner.log.fetch.max-bytes": budget of one fetch response. Default 16 MiB.
   int32_t fetch_max_bytes = 16 * 1024 * 1024;

@@ -736,6 +736,7 @@ class LogScanner:
         self._records_mode = record_mode
         self._schema = _schema_from_capsule(native.schema_capsule())
         self._pending: list = []
+        self._prev_settled = None
 
     # ---- subscriptions
 
@@ -789,7 +790,14 @@ class LogScanner:
         return timeout_ms
 
     async def _poll_async(self, timeout_ms: int):
-        fut = self._n.poll_async(self._check_timeout(timeout_ms))
+        timeout_ms = self._check_timeout(timeout_ms)
+        # A cancelled earlier poll hands its batches back when its result arrives: wait for
+        # that first, so records keep their order.
+        prev = self._prev_settled
+        if prev is not None and not prev.done():
+            await asyncio.shield(prev)
+        fut = self._n.poll_async(timeout_ms)
+        self._prev_settled = getattr(fut, "_fluss_settled", None)
         try:
             return await fut
         except asyncio.CancelledError:

@@ -6,6 +6,15 @@ import asyncio
 
 
 def _settle(fut: asyncio.Future, err, value, lost=None) -> None:
+    settled = getattr(fut, "_fluss_settled", None)
+    try:
+        _deliver(fut, err, value, lost)
+    finally:
+        if settled is not None and not settled.done():
+            settled.set_result(None)
+
+
+def _deliver(fut: asyncio.Future, err, value, lost) -> None:
     if fut.done():
         # Cancelled while the operation ran: hand an undelivered result back (e.g. polled
         # batches go back to their scanner) instead of dropping it.
@@ -28,6 +37,10 @@ def future_from(start, lost=None):
     """
     loop = asyncio.get_running_loop()
     fut = loop.create_future()
+    if lost is not None:
+        # Resolved once the native result was delivered or handed back through `lost`, even
+        # when `fut` was cancelled first: the next operation of the same object waits for it.
+        fut._fluss_settled = loop.create_future()
 
     def done(err, value):
         try:

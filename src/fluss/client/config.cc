@@ -174,6 +174,13 @@ Result<ClientOptions> ParseClientOptions(const std::map<std::string, std::string
     if (it == setters.end()) return Status::InvalidArgument("Unknown property: " + key);
     FLUSS_RETURN_NOT_OK(it->second(key, value));
   }
+  // Idempotence needs acks=all and retries (as the Java client); on by default only where it can work.
+  if (o.writer_acks != -1 || o.writer_retries == 0) {
+    if (properties.count("client.writer.enable-idempotence") && o.writer_enable_idempotence)
+      return Status::InvalidArgument("config 'client.writer.enable-idempotence' = true needs writer.acks = all and "
+                                     "writer.retries > 0");
+    o.writer_enable_idempotence = false;
+  }
   if (o.request_timeout_ms <= 0) return Status::InvalidArgument("config 'client.request-timeout' must be positive");
   if (o.connect_timeout_ms <= 0) return Status::InvalidArgument("config 'client.connect-timeout' must be positive");
   return o;

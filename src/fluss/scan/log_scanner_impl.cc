@@ -136,8 +136,8 @@ void LogScannerImpl::PollAsync(int64_t timeout_ms, Callback<std::vector<ScanBatc
           co_return co_await s->Poll(t);
         }(self, timeout_ms),
         [self, done = std::move(done)](Result<std::vector<ScanBatch>> r) {
+          done(std::move(r));  // before End: `done` may Requeue ahead of the next poll
           self->End();
-          done(std::move(r));
         });
   });
 }
@@ -150,8 +150,8 @@ void LogScannerImpl::ToArrowAsync(Callback<std::shared_ptr<arrow::Table>> done) 
           co_return co_await s->ReadToEnd();
         }(self),
         [self, done = std::move(done)](Result<std::shared_ptr<arrow::Table>> r) {
-          self->End();
           done(std::move(r));
+          self->End();
         });
   });
 }

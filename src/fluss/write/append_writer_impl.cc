@@ -47,6 +47,7 @@ Result<std::shared_ptr<AppendWriterImpl>> AppendWriterImpl::Create(std::shared_p
                          record::ArrowWriteOptions(table.Property("table.log.arrow.compression.type", "ZSTD"), level));
   std::shared_ptr<AppendWriterImpl> w(new AppendWriterImpl(std::move(conn), std::move(table), std::move(options)));
   w->indexed_ = format == "INDEXED";
+  w->idempotent_ = w->options_.writer_enable_idempotence;
   w->key_encoder_ = std::move(key_encoder);
   w->conn_->RegisterFlushable(w);
   return w;
@@ -336,18 +337,28 @@ void AppendWriterImpl::Drain() {
       queues_[b.bucket].push_back(std::move(b));
     }
   }
+  if (idempotent_ && writer_id_ < 0) {
+    bool any = false;
+    for (auto& [bucket, q] : queues_) any |= !q.empty();
+    if (any) StartInitWriter();
+    return;
+  }
   const TablePath& path = table_.table_path;
   std::map<int32_t, std::vector<Batch>> by_leader;
   bool need_refresh = false;
   const auto now = Clock::now();
   for (auto& [bucket, q] : queues_) {
-    if (q.empty() || in_flight_.count(bucket)) continue;
+    BucketState& bs = buckets_[bucket];
+    // Idempotent writers keep up to 5 batches per bucket in flight (the server remembers the
+    // last 5 sequences); while a batch is retried, or without idempotence, only one.
+    const int max_in_flight = idempotent_ && !bs.retrying ? 5 : 1;
+    if (q.empty() || bs.in_flight >= max_in_flight) continue;
     auto leader = conn_->metadata().Leader(path, bucket);
     if (!leader) {
       need_refresh = true;
       // A bucket without a leader for a whole request timeout fails its oldest batch.
       const auto age = std::chrono::duration_cast<std::chrono::milliseconds>(now - q.front().created).count();
-      if (age > options_.request_timeout_ms) {
+      if (age > options_.request_timeout_ms && bs.in_flight == 0) {
         Batch b = std::move(q.front());
         q.pop_front();
         Complete(b, Status::Timeout("table " + path.ToString() + " bucket " + std::to_string(bucket) +
@@ -358,10 +369,12 @@ void AppendWriterImpl::Drain() {
       }
       continue;
     }
-    Batch b = std::move(q.front());
-    q.pop_front();
-    in_flight_.insert(bucket);
-    by_leader[*leader].push_back(std::move(b));
+    while (!q.empty() && bs.in_flight < max_in_flight) {
+      Batch b = std::move(q.front());
+      q.pop_front();
+      ++bs.in_flight;
+      by_leader[*leader].push_back(std::move(b));
+    }
   }
   for (auto& [leader, batches] : by_leader) SendToLeader(leader, std::move(batches));
   if (need_refresh && !refreshing_) {
@@ -384,39 +397,119 @@ void AppendWriterImpl::Drain() {
   }
 }
 
+void AppendWriterImpl::StartInitWriter() {
+  if (init_writer_running_) return;
+  init_writer_running_ = true;
+  asio::co_spawn(
+      conn_->io(),
+      [](std::shared_ptr<AppendWriterImpl> w) -> asio::awaitable<void> {
+        const auto deadline = Clock::now() + std::chrono::milliseconds(w->options_.request_timeout_ms);
+        Status last;
+        for (int attempt = 0;; ++attempt) {
+          std::shared_ptr<net::ServerConnection> ts;
+          if (!w->conn_->metadata().tablet_servers().empty())
+            ts = w->conn_->TabletServer(w->conn_->metadata().tablet_servers().begin()->first);
+          if (!ts) {
+            const std::vector<TablePath> none;
+            co_await w->conn_->RefreshMetadata(none);
+            last = Status::Network("no tablet server known for InitWriter");
+          } else {
+            proto::InitWriterRequest req;
+            auto* p = req.add_table_path();
+            p->set_database_name(w->table_.table_path.database_name);
+            p->set_table_name(w->table_.table_path.table_name);
+            auto resp = co_await w->conn_->Call<proto::InitWriterResponse>(ts, ApiKey::INIT_WRITER, req);
+            if (resp.ok()) {
+              w->writer_id_ = resp->writer_id();
+              break;
+            }
+            last = resp.status();
+            if (!last.IsRetriable()) break;
+          }
+          if (Clock::now() >= deadline) break;
+          co_await w->conn_->Sleep(std::chrono::milliseconds(std::min(200 << std::min(attempt, 3), 1000)));
+        }
+        w->init_writer_running_ = false;
+        if (w->writer_id_ < 0) {
+          // No writer id: the queued batches cannot be sent idempotently.
+          Status st = last.WithContext("table " + w->table_.table_path.ToString() + ": InitWriter failed");
+          for (auto& [bucket, q] : w->queues_) {
+            while (!q.empty()) {
+              Batch b = std::move(q.front());
+              q.pop_front();
+              w->Complete(b, st);
+            }
+          }
+          co_return;
+        }
+        w->Drain();
+      }(shared_from_this()),
+      asio::detached);
+}
+
+void AppendWriterImpl::ResetWriterId() {
+  writer_id_ = -1;
+  for (auto& [bucket, bs] : buckets_) {
+    bs.next_seq = 0;
+    bs.last_acked = -1;
+    bs.retrying = false;
+  }
+}
+
 void AppendWriterImpl::SendToLeader(int32_t leader, std::vector<Batch> batches) {
-  // Encode (and compress) on the I/O thread, then pack batches into requests of at most
-  // request.max.size bytes (one batch per bucket per request, as the Java client does).
-  std::vector<Batch> ready;
+  // Encode (and compress) on the I/O thread and give each new batch its writer id and
+  // sequence, in queue order (a retried batch keeps its own unless the writer id changed).
+  std::map<int32_t, std::vector<Batch>> per_bucket;
   for (auto& b : batches) {
     if (!b.encoded) {
       auto enc = record::EncodeArrowLogBatch(*b.data, static_cast<int16_t>(table_.schema_id), write_options_);
       if (!enc.ok()) {
-        in_flight_.erase(b.bucket);
+        --buckets_[b.bucket].in_flight;
         Complete(b, enc.status().WithContext("table " + table_.table_path.ToString()));
         continue;
       }
       b.encoded = std::move(*enc);
       b.data.reset();
     }
-    ready.push_back(std::move(b));
+    if (idempotent_ && b.writer_id != writer_id_) {
+      b.writer_id = writer_id_;
+      b.seq = buckets_[b.bucket].next_seq++;
+      record::SetWriterAndSequence(b.encoded->mutable_data(), static_cast<size_t>(b.encoded->size()), b.writer_id, b.seq);
+    }
+    per_bucket[b.bucket].push_back(std::move(b));
+  }
+  // One batch per bucket per request: request k carries the k-th batch of each bucket, split
+  // further at request.max.size bytes. Requests on one connection are handled in order.
+  std::vector<std::vector<Batch>> requests;
+  for (size_t round = 0;; ++round) {
+    std::vector<Batch> current;
+    int64_t size = 0;
+    bool any = false;
+    for (auto& [bucket, list] : per_bucket) {
+      if (round >= list.size()) continue;
+      any = true;
+      Batch& b = list[round];
+      if (!current.empty() && size + b.encoded->size() > options_.request_max_size) {
+        requests.push_back(std::move(current));
+        current.clear();
+        size = 0;
+      }
+      size += b.encoded->size();
+      current.push_back(std::move(b));
+    }
+    if (!current.empty()) requests.push_back(std::move(current));
+    if (!any) break;
   }
   auto conn = conn_->TabletServer(leader);
-  size_t i = 0;
-  while (i < ready.size()) {
+  for (auto& group : requests) {
     proto::ProduceLogRequest req;
     req.set_acks(options_.writer_acks);
     req.set_table_id(table_.table_id);
     req.set_timeout_ms(static_cast<int32_t>(std::min<int64_t>(options_.request_timeout_ms, INT32_MAX)));
-    std::vector<Batch> group;
-    int64_t size = 0;
-    while (i < ready.size() && (group.empty() || size + ready[i].encoded->size() <= options_.request_max_size)) {
+    for (auto& b : group) {
       auto* br = req.add_buckets_req();
-      br->set_bucket_id(ready[i].bucket);
-      br->set_records(ready[i].encoded->data(), static_cast<size_t>(ready[i].encoded->size()));
-      size += ready[i].encoded->size();
-      group.push_back(std::move(ready[i]));
-      ++i;
+      br->set_bucket_id(b.bucket);
+      br->set_records(b.encoded->data(), static_cast<size_t>(b.encoded->size()));
     }
     auto self = shared_from_this();
     asio::co_spawn(
@@ -437,7 +530,8 @@ void AppendWriterImpl::HandleResponse(std::vector<Batch> batches, Result<proto::
   if (resp.ok())
     for (const auto& r : resp->buckets_resp()) by_bucket[r.bucket_id()] = &r;
   for (auto& b : batches) {
-    in_flight_.erase(b.bucket);
+    BucketState& bs = buckets_[b.bucket];
+    --bs.in_flight;
     if (!resp.ok()) {
       RetryOrFail(std::move(b), resp.status(), &backoff);
       continue;
@@ -448,10 +542,38 @@ void AppendWriterImpl::HandleResponse(std::vector<Batch> batches, Result<proto::
       continue;
     }
     const auto& r = *it->second;
-    if (r.has_error_code() && r.error_code() != protocol::NONE) {
-      RetryOrFail(std::move(b), Status::Server(r.error_code(), r.error_message()), &backoff);
+    int32_t code = r.has_error_code() ? r.error_code() : protocol::NONE;
+    const bool current_writer = idempotent_ && b.writer_id == writer_id_ && writer_id_ >= 0;
+    if (code == protocol::DUPLICATE_SEQUENCE_EXCEPTION) code = protocol::NONE;  // written before
+    bool resend_in_order = false;
+    if (code == protocol::OUT_OF_ORDER_SEQUENCE_EXCEPTION) {
+      if (!current_writer) {
+        resend_in_order = true;  // sent under an old writer id: gets a new id and sequence
+      } else if (b.seq <= bs.last_acked) {
+        code = protocol::NONE;  // an earlier attempt was written; its answer was lost
+      } else if (b.seq == bs.last_acked + 1) {
+        // The server lost this writer's state (e.g. the writer id expired): fail the batch and
+        // start over with a new writer id.
+        Complete(b, Status::Server(code, "table " + table_.table_path.ToString() + " bucket " +
+                                             std::to_string(b.bucket) + ": " + r.error_message()));
+        ResetWriterId();
+        continue;
+      } else {
+        resend_in_order = true;  // an earlier batch failed and is being retried first
+      }
+    }
+    if (resend_in_order) {
+      bs.retrying = true;
+      Requeue(std::move(b));
+      backoff = true;
       continue;
     }
+    if (code != protocol::NONE) {
+      RetryOrFail(std::move(b), Status::Server(code, r.error_message()), &backoff);
+      continue;
+    }
+    if (current_writer) bs.last_acked = std::max(bs.last_acked, b.seq);
+    if (b.attempts > 0 && bs.in_flight == 0) bs.retrying = false;
     Complete(b, Status::OK());
   }
   if (backoff) {
@@ -468,6 +590,15 @@ void AppendWriterImpl::HandleResponse(std::vector<Batch> batches, Result<proto::
   }
 }
 
+void AppendWriterImpl::Requeue(Batch b) {
+  ++b.attempts;
+  auto& q = queues_[b.bucket];
+  auto pos = q.begin();
+  // Retried batches go before new ones, in sequence order.
+  while (pos != q.end() && pos->seq >= 0 && (pos->writer_id != b.writer_id || pos->seq < b.seq)) ++pos;
+  q.insert(pos, std::move(b));
+}
+
 void AppendWriterImpl::RetryOrFail(Batch b, const Status& st, bool* need_backoff) {
   const std::string where = "table " + table_.table_path.ToString() + " bucket " + std::to_string(b.bucket);
   bool closed;
@@ -477,14 +608,17 @@ void AppendWriterImpl::RetryOrFail(Batch b, const Status& st, bool* need_backoff
   }
   if (st.IsRetriable() && b.attempts < options_.writer_retries && !closed &&
       Clock::now() - b.created < std::chrono::milliseconds(options_.request_timeout_ms) * 4) {
-    ++b.attempts;
     if (st.code() == StatusCode::kNetwork ||
         (st.code() == StatusCode::kServer && protocol::IsInvalidMetadataError(st.error_code())))
       conn_->metadata().InvalidateTable(table_.table_path);
-    queues_[b.bucket].push_front(std::move(b));
+    buckets_[b.bucket].retrying = true;
+    Requeue(std::move(b));
     *need_backoff = true;
     return;
   }
+  // A batch given up on: later batches of the bucket would be out of sequence, so an
+  // idempotent writer starts over with a new writer id.
+  if (idempotent_ && b.writer_id == writer_id_ && writer_id_ >= 0) ResetWriterId();
   Complete(b, st.WithContext(where));
 }
 

@@ -3,7 +3,7 @@
 //
 // Thread affinity: Append*, WriteArrowBatch, FlushAsync, BufferFull and WaitForBufferSpace run
 // on any thread and take `mu_`. Drain, Send and the response handling run on the I/O thread
-// only; `queues_`, `in_flight_` and `refreshing_` belong to it.
+// only; `queues_`, `buckets_`, `writer_id_` and `refreshing_` belong to it.
 #pragma once
 
 #include <condition_variable>
@@ -53,6 +53,15 @@ class AppendWriterImpl : public AppendWriter,
     int64_t bytes = 0;  // accounted buffer memory
     int32_t attempts = 0;
     client::Clock::time_point created;
+    int64_t writer_id = -1;  // idempotence: the writer id and sequence the bytes carry
+    int32_t seq = -1;
+  };
+  /// Per-bucket send state (I/O thread).
+  struct BucketState {
+    int32_t next_seq = 0;     // sequence of the next new batch (idempotence)
+    int32_t last_acked = -1;  // highest acknowledged sequence of the current writer id
+    int in_flight = 0;
+    bool retrying = false;    // a batch is being retried: one in flight until it succeeds
   };
   struct OpenBatch {
     std::unique_ptr<RowBatchBuilder> builder;                 // ARROW tables
@@ -86,6 +95,12 @@ class AppendWriterImpl : public AppendWriter,
   void SendToLeader(int32_t leader, std::vector<Batch> batches);
   void HandleResponse(std::vector<Batch> batches, Result<proto::ProduceLogResponse> resp);
   void RetryOrFail(Batch batch, const Status& st, bool* need_backoff);
+  /// Puts a batch to retry back into its bucket queue, in sequence order.
+  void Requeue(Batch batch);
+  /// Gets a writer id (InitWriter) before the first idempotent send.
+  void StartInitWriter();
+  /// Forgets the writer id and the sequences (after an unrecoverable sequence error).
+  void ResetWriterId();
   void Complete(const Batch& batch, const Status& st);
 
   std::shared_ptr<client::ConnectionImpl> conn_;
@@ -111,7 +126,10 @@ class AppendWriterImpl : public AppendWriter,
   Status abort_status_;
 
   std::map<int32_t, std::deque<Batch>> queues_;
-  std::set<int32_t> in_flight_;
+  std::map<int32_t, BucketState> buckets_;
+  bool idempotent_ = false;
+  int64_t writer_id_ = -1;
+  bool init_writer_running_ = false;
   bool refreshing_ = false;
   bool drain_posted_ = false;  // guarded by mu_
 };

@@ -1,0 +1,208 @@
+// Integration tests against a real cluster (FLUSS_BOOTSTRAP_SERVERS): idempotent produce. The
+// server must write a re-sent batch (same writer id and sequence) once, answering with its
+// original offset, and our writer must stamp writer ids and per-bucket sequences.
+#include <gtest/gtest.h>
+
+#include <arrow/api.h>
+
+#include <cstdlib>
+#include <future>
+
+#include "fluss/client.h"
+#include "fluss/client/connection_impl.h"
+#include "fluss/proto/fluss_api.pb.h"
+#include "fluss/protocol/errors.h"
+#include "fluss/record/arrow_log.h"
+#include "fluss/record/log_batch.h"
+
+namespace fluss {
+namespace {
+
+using client::ConnectionImpl;
+using protocol::ApiKey;
+
+std::string Bootstrap() {
+  const char* s = std::getenv("FLUSS_BOOTSTRAP_SERVERS");
+  return s ? s : "";
+}
+
+template <typename T>
+Result<T> RunOnIo(const std::shared_ptr<ConnectionImpl>& c, asio::awaitable<Result<T>> aw) {
+  std::promise<Result<T>> p;
+  auto f = p.get_future();
+  c->Spawn<T>(std::move(aw), [&p](Result<T> r) { p.set_value(std::move(r)); });
+  return f.get();
+}
+
+class IdempotenceIT : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_FALSE(Bootstrap().empty()) << "set FLUSS_BOOTSTRAP_SERVERS (tools/test does)";
+    auto conn = Connection::Connect({{"bootstrap.servers", Bootstrap()}});
+    ASSERT_TRUE(conn.ok()) << conn.status().ToString();
+    conn_ = *conn;
+    admin_ = conn_->GetAdmin();
+    path_ = TablePath{"fluss", "idempotence_it_" + std::to_string(::getpid()) + "_" +
+                                   ::testing::UnitTest::GetInstance()->current_test_info()->name()};
+    TableDescriptor d;
+    d.schema.arrow_schema = arrow::schema({arrow::field("a", arrow::int32())});
+    d.bucket_count = 1;
+    d.properties["table.log.arrow.compression.type"] = "NONE";
+    ASSERT_TRUE(AwaitStatus([&](auto cb) { admin_->CreateTableAsync(path_, d, false, cb); }).ok());
+    auto t = Await<std::shared_ptr<Table>>([&](auto cb) { conn_->GetTableAsync(path_, cb); });
+    ASSERT_TRUE(t.ok()) << t.status().ToString();
+    table_ = *t;
+    auto impl = ConnectionImpl::Create({{"bootstrap.servers", Bootstrap()}});
+    ASSERT_TRUE(impl.ok());
+    raw_ = *impl;
+    ASSERT_TRUE(RunOnIo<bool>(raw_, [](std::shared_ptr<ConnectionImpl> c, TablePath p) -> asio::awaitable<Result<bool>> {
+                  Status st = co_await c->Bootstrap();
+                  if (!st.ok()) co_return st;
+                  const std::vector<TablePath> tables{p};
+                  st = co_await c->WaitForLeaders(p, 1, client::Clock::now() + std::chrono::seconds(30));
+                  if (!st.ok()) co_return st;
+                  co_return true;
+                }(raw_, path_)).ok());
+  }
+  void TearDown() override {
+    if (admin_) AwaitStatus([&](auto cb) { admin_->DropTableAsync(path_, true, cb); });
+    if (raw_) raw_->Close();
+    if (conn_) conn_->Close();
+  }
+
+  std::shared_ptr<net::ServerConnection> Leader() {
+    return raw_->TabletServer(*raw_->metadata().Leader(path_, 0));
+  }
+
+  Result<proto::ProduceLogResponse> Produce(const std::shared_ptr<arrow::Buffer>& batch) {
+    proto::ProduceLogRequest req;
+    req.set_acks(-1);
+    req.set_table_id(table_->info().table_id);
+    req.set_timeout_ms(30000);
+    auto* b = req.add_buckets_req();
+    b->set_bucket_id(0);
+    b->set_records(batch->data(), static_cast<size_t>(batch->size()));
+    return RunOnIo<proto::ProduceLogResponse>(raw_, raw_->Call<proto::ProduceLogResponse>(Leader(), ApiKey::PRODUCE_LOG, req));
+  }
+
+  /// Every batch header of bucket 0 from offset 0.
+  std::vector<record::LogBatchHeader> Headers() {
+    proto::FetchLogRequest req;
+    req.set_follower_server_id(-1);
+    req.set_max_bytes(1 << 20);
+    auto* t = req.add_tables_req();
+    t->set_table_id(table_->info().table_id);
+    t->set_projection_pushdown_enabled(false);
+    auto* b = t->add_buckets_req();
+    b->set_bucket_id(0);
+    b->set_fetch_offset(0);
+    b->set_max_fetch_bytes(1 << 20);
+    auto resp = RunOnIo<proto::FetchLogResponse>(raw_, raw_->Call<proto::FetchLogResponse>(Leader(), ApiKey::FETCH_LOG, req));
+    EXPECT_TRUE(resp.ok()) << resp.status().ToString();
+    std::vector<record::LogBatchHeader> out;
+    if (!resp.ok()) return out;
+    const std::string& rec = resp->tables_resp(0).buckets_resp(0).records();
+    record::LogBatchIterator it(reinterpret_cast<const uint8_t*>(rec.data()), rec.size());
+    record::LogBatchHeader h;
+    const uint8_t* p;
+    Status st;
+    while (it.Next(&h, &p, &st)) out.push_back(h);
+    return out;
+  }
+
+  std::shared_ptr<arrow::Buffer> Batch(std::vector<int32_t> values, int64_t writer_id, int32_t seq) {
+    arrow::Int32Builder b;
+    EXPECT_TRUE(b.AppendValues(values).ok());
+    auto rb = arrow::RecordBatch::Make(table_->info().descriptor.schema.arrow_schema,
+                                       static_cast<int64_t>(values.size()), {*b.Finish()});
+    auto enc = record::EncodeArrowLogBatch(*rb, static_cast<int16_t>(table_->info().schema_id),
+                                           *record::ArrowWriteOptions("NONE", 3));
+    EXPECT_TRUE(enc.ok());
+    record::SetWriterAndSequence((*enc)->mutable_data(), static_cast<size_t>((*enc)->size()), writer_id, seq);
+    return *enc;
+  }
+
+  int64_t InitWriter() {
+    proto::InitWriterRequest req;
+    auto* p = req.add_table_path();
+    p->set_database_name(path_.database_name);
+    p->set_table_name(path_.table_name);
+    auto r = RunOnIo<proto::InitWriterResponse>(raw_, raw_->Call<proto::InitWriterResponse>(Leader(), ApiKey::INIT_WRITER, req));
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    return r.ok() ? r->writer_id() : -1;
+  }
+
+  std::shared_ptr<Connection> conn_;
+  std::shared_ptr<Admin> admin_;
+  std::shared_ptr<Table> table_;
+  std::shared_ptr<ConnectionImpl> raw_;
+  TablePath path_;
+};
+
+TEST_F(IdempotenceIT, ResentBatchIsWrittenOnceWithItsOriginalOffset) {
+  const int64_t writer = InitWriter();
+  ASSERT_GE(writer, 0);
+  auto first = Batch({1, 2, 3}, writer, 0);
+  auto r1 = Produce(first);
+  ASSERT_TRUE(r1.ok());
+  ASSERT_FALSE(r1->buckets_resp(0).has_error_code());
+  EXPECT_EQ(r1->buckets_resp(0).base_offset(), 0);
+  // The same bytes again (as after a lost response): success, original offset, no new rows.
+  auto r2 = Produce(first);
+  ASSERT_TRUE(r2.ok());
+  ASSERT_FALSE(r2->buckets_resp(0).has_error_code()) << r2->buckets_resp(0).error_message();
+  EXPECT_EQ(r2->buckets_resp(0).base_offset(), 0);
+  auto r3 = Produce(Batch({4}, writer, 1));
+  ASSERT_TRUE(r3.ok());
+  EXPECT_EQ(r3->buckets_resp(0).base_offset(), 3);
+  // A gap in the sequence is refused.
+  auto r4 = Produce(Batch({9}, writer, 5));
+  ASSERT_TRUE(r4.ok());
+  EXPECT_EQ(r4->buckets_resp(0).error_code(), protocol::OUT_OF_ORDER_SEQUENCE_EXCEPTION);
+  auto headers = Headers();
+  ASSERT_EQ(headers.size(), 2u);
+  EXPECT_EQ(headers[0].base_offset, 0);
+  EXPECT_EQ(headers[0].record_count, 3);
+  EXPECT_EQ(headers[0].writer_id, writer);
+  EXPECT_EQ(headers[0].batch_sequence, 0);
+  EXPECT_EQ(headers[1].base_offset, 3);
+  EXPECT_EQ(headers[1].batch_sequence, 1);
+}
+
+TEST_F(IdempotenceIT, AppendWriterStampsWriterIdAndSequences) {
+  auto writer = table_->NewAppendWriter();
+  ASSERT_TRUE(writer.ok());
+  for (int i = 0; i < 3; ++i) {
+    Value v = Value::Int(i);
+    ASSERT_TRUE((*writer)->Append(&v, 1).ok());
+    ASSERT_TRUE(AwaitStatus([&](auto cb) { (*writer)->FlushAsync(cb); }).ok());
+  }
+  auto headers = Headers();
+  ASSERT_EQ(headers.size(), 3u);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_GE(headers[i].writer_id, 0);
+    EXPECT_EQ(headers[i].writer_id, headers[0].writer_id);
+    EXPECT_EQ(headers[i].batch_sequence, i);
+    EXPECT_EQ(headers[i].base_offset, i);
+  }
+}
+
+TEST_F(IdempotenceIT, WithoutIdempotenceBatchesCarryNoWriterId) {
+  auto conn = Connection::Connect({{"bootstrap.servers", Bootstrap()}, {"client.writer.enable-idempotence", "false"}});
+  ASSERT_TRUE(conn.ok());
+  auto t = Await<std::shared_ptr<Table>>([&](auto cb) { (*conn)->GetTableAsync(path_, cb); });
+  ASSERT_TRUE(t.ok());
+  auto writer = (*t)->NewAppendWriter();
+  ASSERT_TRUE(writer.ok());
+  Value v = Value::Int(7);
+  ASSERT_TRUE((*writer)->Append(&v, 1).ok());
+  ASSERT_TRUE(AwaitStatus([&](auto cb) { (*writer)->FlushAsync(cb); }).ok());
+  (*conn)->Close();
+  auto headers = Headers();
+  ASSERT_EQ(headers.size(), 1u);
+  EXPECT_EQ(headers[0].writer_id, -1);
+  EXPECT_EQ(headers[0].batch_sequence, -1);
+}
+
+}  // namespace
+}  // namespace fluss
