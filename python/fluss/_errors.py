@@ -8,7 +8,7 @@ UNKNOWN_SERVER_ERROR = -1
 NETWORK_EXCEPTION = 1
 REQUEST_TIME_OUT = 25
 
-_TIMEOUT_CATEGORY = 4  # fluss::StatusCode::kTimeout
+_TIMEOUT_CATEGORY = 3  # fluss::StatusCode::kTimeout (include/fluss/status.h)
 
 
 class FlussError(Exception):

@@ -189,6 +189,17 @@ asio::awaitable<Result<net::ResponseBody>> ConnectionImpl::Send(std::shared_ptr<
   co_return r;
 }
 
+asio::awaitable<Result<net::ResponseBody>> ConnectionImpl::SendFrame(std::shared_ptr<net::ServerConnection> conn,
+                                                                    ApiKey key, net::OutgoingFrame frame) {
+  auto r = co_await asio::async_initiate<const asio::use_awaitable_t<>, void(Result<net::ResponseBody>)>(
+      [](auto handler, std::shared_ptr<net::ServerConnection> c, ApiKey k, net::OutgoingFrame f, int64_t timeout) {
+        auto h = std::make_shared<decltype(handler)>(std::move(handler));
+        c->Send(k, std::move(f), timeout, [h](Result<net::ResponseBody> res) { (*h)(std::move(res)); });
+      },
+      asio::use_awaitable, std::move(conn), key, std::move(frame), options_.request_timeout_ms);
+  co_return r;
+}
+
 asio::awaitable<void> ConnectionImpl::Sleep(std::chrono::milliseconds d) {
   asio::steady_timer t(io_);
   t.expires_after(d);

@@ -91,6 +91,9 @@ class ConnectionImpl : public std::enable_shared_from_this<ConnectionImpl> {
   /// Raw send with a callback (I/O thread); used by the writer's sender.
   asio::awaitable<Result<net::ResponseBody>> Send(std::shared_ptr<net::ServerConnection> conn,
                                                   protocol::ApiKey key, std::string frame);
+  /// Sends a frame in pieces (record batches borrowed, not copied).
+  asio::awaitable<Result<net::ResponseBody>> SendFrame(std::shared_ptr<net::ServerConnection> conn,
+                                                       protocol::ApiKey key, net::OutgoingFrame frame);
   /// Sleeps on the I/O thread.
   asio::awaitable<void> Sleep(std::chrono::milliseconds d);
 

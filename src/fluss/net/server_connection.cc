@@ -28,6 +28,12 @@ ServerConnection::~ServerConnection() {
 }
 
 void ServerConnection::Send(ApiKey key, std::string frame, int64_t timeout_ms, ResponseCallback done) {
+  OutgoingFrame f;
+  f.head = std::move(frame);
+  Send(key, std::move(f), timeout_ms, std::move(done));
+}
+
+void ServerConnection::Send(ApiKey key, OutgoingFrame frame, int64_t timeout_ms, ResponseCallback done) {
   if (state_ == State::kClosed) {
     done(Status::Closed("connection to " + endpoint_.ToString() + " is closed"));
     return;
@@ -97,7 +103,9 @@ void ServerConnection::OnConnected() {
     Fail(Status::Timeout("no ApiVersions answer from " + endpoint_.ToString()));
   });
   pending_.emplace(id, std::move(p));
-  WriteFrame(ApiKey::API_VERSIONS, 0, id, std::move(frame));
+  OutgoingFrame out;
+  out.head = std::move(frame);
+  WriteFrame(ApiKey::API_VERSIONS, 0, id, std::move(out));
 }
 
 void ServerConnection::OnApiVersions(Result<ResponseBody> r) {
@@ -153,8 +161,8 @@ void ServerConnection::Dispatch(Queued q) {
   WriteFrame(q.key, version, id, std::move(q.frame));
 }
 
-void ServerConnection::WriteFrame(ApiKey key, int16_t version, int32_t request_id, std::string frame) {
-  protocol::EncodeRequestPrefix(reinterpret_cast<uint8_t*>(frame.data()), key, version, request_id,
+void ServerConnection::WriteFrame(ApiKey key, int16_t version, int32_t request_id, OutgoingFrame frame) {
+  protocol::EncodeRequestPrefix(reinterpret_cast<uint8_t*>(frame.head.data()), key, version, request_id,
                                 frame.size() - protocol::kRequestPrefixSize);
   write_queue_.push_back(std::move(frame));
   if (!writing_) StartWrite();
@@ -172,7 +180,10 @@ void ServerConnection::StartWrite() {
     in_write_.push_back(std::move(write_queue_.front()));
     write_queue_.pop_front();
   }
-  for (const auto& f : in_write_) bufs.emplace_back(asio::buffer(f));
+  for (const auto& f : in_write_) {
+    bufs.emplace_back(asio::buffer(f.head));
+    for (const auto& piece : f.tail) bufs.emplace_back(asio::buffer(piece.data, piece.size));
+  }
   auto self = shared_from_this();
   const uint64_t gen = generation_;
   asio::async_write(socket_, bufs, [this, self, gen](const asio::error_code& ec, size_t) {

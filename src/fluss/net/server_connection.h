@@ -38,6 +38,24 @@ struct ResponseBody {
 
 using ResponseCallback = std::function<void(Result<ResponseBody>)>;
 
+/// A request frame to send: `head` starts with protocol::kRequestPrefixSize reserved bytes
+/// (filled when sent) and `tail` are bytes written after it without being copied (record
+/// batches), each kept alive by its owner until written.
+struct OutgoingFrame {
+  struct Piece {
+    std::shared_ptr<const void> owner;
+    const void* data = nullptr;
+    size_t size = 0;
+  };
+  std::string head;
+  std::vector<Piece> tail;
+  size_t size() const {
+    size_t n = head.size();
+    for (const auto& p : tail) n += p.size;
+    return n;
+  }
+};
+
 class ServerConnection : public std::enable_shared_from_this<ServerConnection> {
  public:
   ServerConnection(asio::io_context& io, ServerEndpoint endpoint, int64_t connect_timeout_ms);
@@ -50,6 +68,8 @@ class ServerConnection : public std::enable_shared_from_this<ServerConnection> {
   /// `frame` holds protocol::kRequestPrefixSize reserved bytes followed by the serialised
   /// XxxRequest; the prefix is filled here.
   void Send(protocol::ApiKey key, std::string frame, int64_t timeout_ms, ResponseCallback done);
+  /// Same, for a frame in pieces (zero-copy record batches).
+  void Send(protocol::ApiKey key, OutgoingFrame frame, int64_t timeout_ms, ResponseCallback done);
 
   /// Closes the socket and fails every pending request with kClosed.
   void Close();
@@ -65,7 +85,7 @@ class ServerConnection : public std::enable_shared_from_this<ServerConnection> {
   };
   struct Queued {
     protocol::ApiKey key;
-    std::string frame;
+    OutgoingFrame frame;
     int64_t timeout_ms;
     ResponseCallback done;
   };
@@ -74,7 +94,7 @@ class ServerConnection : public std::enable_shared_from_this<ServerConnection> {
   void OnConnected();
   void OnApiVersions(Result<ResponseBody> r);
   void Dispatch(Queued q);
-  void WriteFrame(protocol::ApiKey key, int16_t version, int32_t request_id, std::string frame);
+  void WriteFrame(protocol::ApiKey key, int16_t version, int32_t request_id, OutgoingFrame frame);
   void StartWrite();
   void StartRead();
   void OnFrame(std::shared_ptr<std::string> frame);
@@ -92,8 +112,8 @@ class ServerConnection : public std::enable_shared_from_this<ServerConnection> {
   std::unordered_map<int32_t, Pending> pending_;
   std::deque<Queued> queued_;  // requests waiting for the connection to be ready
   std::map<int16_t, std::pair<int16_t, int16_t>> api_versions_;  // key -> (min, max)
-  std::deque<std::string> write_queue_;
-  std::vector<std::string> in_write_;  // frames owned by the async_write in progress
+  std::deque<OutgoingFrame> write_queue_;
+  std::vector<OutgoingFrame> in_write_;  // frames owned by the async_write in progress
   bool writing_ = false;
   uint8_t length_buf_[4];
 };

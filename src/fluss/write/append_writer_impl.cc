@@ -5,6 +5,8 @@
 #include <arrow/util/byte_size.h>
 
 #include "fluss/protocol/errors.h"
+#include "fluss/protocol/frame.h"
+#include "fluss/protocol/produce_log.h"
 #include "fluss/record/arrow_log.h"
 #include "fluss/row/bucketing.h"
 #include "fluss/row/indexed_row.h"
@@ -501,25 +503,49 @@ void AppendWriterImpl::SendToLeader(int32_t leader, std::vector<Batch> batches) 
     if (!any) break;
   }
   auto conn = conn_->TabletServer(leader);
+  const int32_t timeout_ms = static_cast<int32_t>(std::min<int64_t>(options_.request_timeout_ms, INT32_MAX));
   for (auto& group : requests) {
-    proto::ProduceLogRequest req;
-    req.set_acks(options_.writer_acks);
-    req.set_table_id(table_.table_id);
-    req.set_timeout_ms(static_cast<int32_t>(std::min<int64_t>(options_.request_timeout_ms, INT32_MAX)));
+    // The batches go into the request frame by reference: no copy through protobuf.
+    std::vector<protocol::ProduceBucket> buckets;
     for (auto& b : group) {
-      auto* br = req.add_buckets_req();
-      br->set_bucket_id(b.bucket);
-      br->set_records(b.encoded->data(), static_cast<size_t>(b.encoded->size()));
+      protocol::ProduceBucket pb;
+      pb.bucket_id = b.bucket;
+      pb.owner = b.encoded;
+      pb.records = b.encoded->data();
+      pb.size = static_cast<size_t>(b.encoded->size());
+      buckets.push_back(std::move(pb));
+    }
+    auto pieces = protocol::EncodeProduceLogRequest(options_.writer_acks, table_.table_id, timeout_ms, buckets,
+                                                    protocol::kRequestPrefixSize);
+    net::OutgoingFrame frame;
+    frame.head = std::move(pieces[0].bytes);
+    for (size_t i = 1; i < pieces.size(); ++i) {
+      auto& p = pieces[i];
+      if (p.owner) {
+        frame.tail.push_back({p.owner, p.data, p.size});
+      } else {
+        auto owned = std::make_shared<std::string>(std::move(p.bytes));
+        frame.tail.push_back({owned, owned->data(), owned->size()});
+      }
     }
     auto self = shared_from_this();
     asio::co_spawn(
         conn_->io(),
-        [](std::shared_ptr<AppendWriterImpl> w, std::shared_ptr<net::ServerConnection> c,
-           proto::ProduceLogRequest r, std::vector<Batch> g) -> asio::awaitable<void> {
+        [](std::shared_ptr<AppendWriterImpl> w, std::shared_ptr<net::ServerConnection> c, net::OutgoingFrame f,
+           std::vector<Batch> g) -> asio::awaitable<void> {
           Result<proto::ProduceLogResponse> resp = Status::Network("leader is not in the server list");
-          if (c) resp = co_await w->conn_->Call<proto::ProduceLogResponse>(c, ApiKey::PRODUCE_LOG, r);
+          if (c) {
+            auto body = co_await w->conn_->SendFrame(c, ApiKey::PRODUCE_LOG, std::move(f));
+            if (!body.ok()) {
+              resp = body.status();
+            } else {
+              proto::ProduceLogResponse parsed;
+              if (parsed.ParseFromArray(body->data, static_cast<int>(body->size))) resp = std::move(parsed);
+              else resp = Status::Protocol("malformed PRODUCE_LOG response");
+            }
+          }
           w->HandleResponse(std::move(g), std::move(resp));
-        }(self, conn, std::move(req), std::move(group)),
+        }(self, conn, std::move(frame), std::move(group)),
         asio::detached);
   }
 }
