@@ -138,6 +138,29 @@ asio::awaitable<void> GatherOne(asio::awaitable<Result<T>> op, std::shared_ptr<G
   if (--st->remaining == 0) st->timer.cancel();
 }
 
+/// An operation started now and joined later (e.g. the next fetch while this one is decoded).
+template <typename T>
+struct Deferred {
+  std::shared_ptr<GatherState<T>> state;
+};
+
+template <typename T>
+Deferred<T> StartDeferred(asio::io_context& io, asio::awaitable<Result<T>> op) {
+  auto st = std::make_shared<GatherState<T>>(io, 1);
+  asio::co_spawn(io, GatherOne<T>(std::move(op), st, 0), asio::detached);
+  return Deferred<T>{st};
+}
+
+template <typename T>
+asio::awaitable<Result<T>> Join(Deferred<T> d) {
+  while (d.state->remaining > 0) {
+    asio::error_code ec;
+    d.state->timer.expires_at(asio::steady_timer::time_point::max());
+    co_await d.state->timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+  }
+  co_return std::move(*d.state->results[0]);
+}
+
 template <typename T>
 asio::awaitable<std::vector<Result<T>>> WhenAll(asio::io_context& io, std::vector<asio::awaitable<Result<T>>> ops) {
   auto st = std::make_shared<GatherState<T>>(io, ops.size());

@@ -206,7 +206,9 @@ asio::awaitable<Result<std::vector<ScanBatch>>> LogScannerImpl::Poll(int64_t tim
       continue;
     }
     const int32_t wait_ms = static_cast<int32_t>(std::clamp<int64_t>(remaining, 0, conn_->options().fetch_wait_max_time_ms));
-    auto batches = co_await FetchRound(std::move(positions), std::nullopt, wait_ms);
+    auto raw = co_await FetchRound(std::move(positions), std::nullopt, wait_ms);
+    if (!raw.ok()) co_return raw.status();
+    auto batches = DecodeAll(std::move(*raw));
     if (!batches.ok()) co_return batches.status();
     if (!batches->empty() || Clock::now() >= deadline || wakeup_) co_return std::move(*batches);
   }
@@ -238,34 +240,42 @@ asio::awaitable<Result<std::shared_ptr<arrow::Table>>> LogScannerImpl::ReadToEnd
       if (keep == b.batch->num_rows()) out.push_back(b.batch);
       else out.push_back(b.batch->Slice(0, keep));
     }
-    auto last_progress = Clock::now();
-    while (true) {
+    // Fetches are pipelined: the next round is on the wire while this one is decoded.
+    auto active_positions = [&]() {
       std::map<int32_t, Subscription> active;
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        for (auto& [b, sub] : subs_)
-          if (sub.position >= 0 && end->count(b) && sub.position < (*end)[b]) active[b] = sub;
+      std::lock_guard<std::mutex> lock(mu_);
+      for (auto& [b, sub] : subs_)
+        if (sub.position >= 0 && end->count(b) && sub.position < (*end)[b]) active[b] = sub;
+      return active;
+    };
+    auto last_progress = Clock::now();
+    std::map<int32_t, Subscription> active = active_positions();
+    std::optional<client::Deferred<std::vector<RawBatch>>> next;
+    if (!active.empty()) next = client::StartDeferred<std::vector<RawBatch>>(conn_->io(), FetchRound(active, *end, 0));
+    while (next) {
+      auto raw = co_await client::Join(std::move(*next));
+      next.reset();
+      if (!raw.ok()) co_return raw.status();
+      std::map<int32_t, Subscription> now_active = active_positions();
+      bool moved = !raw->empty();
+      for (auto& [b, sub] : active) {
+        auto it = now_active.find(b);
+        if (it == now_active.end() || it->second.position != sub.position) moved = true;
       }
-      if (active.empty()) break;
-      std::map<int32_t, int64_t> before;
-      for (auto& [b, s] : active) before[b] = s.position;
-      auto batches = co_await FetchRound(active, *end, 0);
-      if (!batches.ok()) co_return batches.status();
-      for (auto& b : *batches) out.push_back(std::move(b.batch));
-      bool moved = !batches->empty();
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        for (auto& [b, p] : before) {
-          auto sub = subs_.find(b);
-          if (sub != subs_.end() && sub->second.position != p) moved = true;
-        }
-      }
+      active = std::move(now_active);
       if (moved) {
         last_progress = Clock::now();
       } else if (Clock::now() - last_progress > std::chrono::milliseconds(conn_->options().request_timeout_ms)) {
         co_return Status::Timeout("table " + table_.table_path.ToString() +
                                   ": reading made no progress within client.request-timeout");
       }
+      if (!active.empty()) next = client::StartDeferred<std::vector<RawBatch>>(conn_->io(), FetchRound(active, *end, 0));
+      auto batches = DecodeAll(std::move(*raw));
+      if (!batches.ok()) {
+        if (next) co_await client::Join(std::move(*next));  // let the fetch in flight finish first
+        co_return batches.status();
+      }
+      for (auto& b : *batches) out.push_back(std::move(b.batch));
     }
   }
   auto table = arrow::Table::FromRecordBatches(out_schema_, out);
@@ -273,7 +283,7 @@ asio::awaitable<Result<std::shared_ptr<arrow::Table>>> LogScannerImpl::ReadToEnd
   co_return *table;
 }
 
-asio::awaitable<Result<std::vector<ScanBatch>>> LogScannerImpl::FetchRound(
+asio::awaitable<Result<std::vector<LogScannerImpl::RawBatch>>> LogScannerImpl::FetchRound(
     std::map<int32_t, Subscription> positions, std::optional<std::map<int32_t, int64_t>> stop, int32_t wait_ms) {
   const TablePath& path = table_.table_path;
   const auto deadline = Clock::now() + std::chrono::milliseconds(conn_->options().request_timeout_ms);
@@ -284,7 +294,7 @@ asio::awaitable<Result<std::vector<ScanBatch>>> LogScannerImpl::FetchRound(
   std::vector<asio::awaitable<Result<LeaderFetch>>> ops;
   for (auto& [leader, buckets] : by_leader) ops.push_back(FetchFromLeader(leader, buckets, stop, wait_ms));
   auto results = co_await client::WhenAll<LeaderFetch>(conn_->io(), std::move(ops));
-  std::vector<ScanBatch> batches;
+  std::vector<RawBatch> batches;
   bool retry = false;
   Status error;
   {
@@ -380,29 +390,16 @@ asio::awaitable<Result<LogScannerImpl::LeaderFetch>> LogScannerImpl::FetchFromLe
         if (h.next_offset() <= pos) continue;  // before the fetch offset
         if (h.base_offset >= limit) break;
         const size_t size = h.batch_size();
-        // Projected fetches keep the original (stale) CRC, so only whole batches are checked.
-        if (!projected && record::ComputeBatchCrc(p, size) != h.crc)
-          co_return Status::Server(protocol::CORRUPT_RECORD_EXCEPTION,
-                                   where + ": CRC mismatch in the batch at offset " + std::to_string(h.base_offset));
-        auto slice = arrow::SliceBuffer(buf, p - buf->data(), static_cast<int64_t>(size));
-        std::vector<int8_t> change_types;
-        auto rb = Decode(slice, h, &change_types);
-        if (!rb.ok()) co_return rb.status().WithContext(where);
-        if (*rb) {
-          const int64_t from = std::max<int64_t>(0, pos - h.base_offset);
-          const int64_t to = std::min<int64_t>((*rb)->num_rows(), limit - h.base_offset);
-          if (to > from) {
-            ScanBatch sb;
-            sb.bucket = bucket;
-            sb.base_offset = h.base_offset + from;
-            sb.last_offset = h.base_offset + to - 1;
-            sb.commit_timestamp = h.commit_timestamp;
-            if (from == 0 && to == (*rb)->num_rows()) sb.batch = *rb;
-            else sb.batch = (*rb)->Slice(from, to - from);
-            if (!change_types.empty())
-              sb.change_types.assign(change_types.begin() + from, change_types.begin() + to);
-            out.batches.push_back(std::move(sb));
-          }
+        const int64_t from = std::max<int64_t>(0, pos - h.base_offset);
+        const int64_t to = std::min<int64_t>(h.last_offset_delta + 1, limit - h.base_offset);
+        if (h.record_count > 0 && to > from) {
+          RawBatch raw;
+          raw.bucket = bucket;
+          raw.slice = arrow::SliceBuffer(buf, p - buf->data(), static_cast<int64_t>(size));
+          raw.header = h;
+          raw.from = from;
+          raw.to = to;
+          out.batches.push_back(std::move(raw));
         }
         pos = std::min<int64_t>(h.next_offset(), limit);
         if (h.next_offset() > limit) break;
@@ -412,6 +409,36 @@ asio::awaitable<Result<LogScannerImpl::LeaderFetch>> LogScannerImpl::FetchFromLe
     }
   }
   co_return out;
+}
+
+Result<std::vector<ScanBatch>> LogScannerImpl::DecodeAll(std::vector<RawBatch> raw) const {
+  const bool projected = arrow_format_ && !sorted_projection_.empty();
+  std::vector<ScanBatch> out;
+  out.reserve(raw.size());
+  for (auto& r : raw) {
+    const std::string where = "table " + table_.table_path.ToString() + " bucket " + std::to_string(r.bucket);
+    const auto& h = r.header;
+    // Projected fetches keep the original (stale) CRC, so only whole batches are checked.
+    if (!projected && record::ComputeBatchCrc(r.slice->data(), static_cast<size_t>(r.slice->size())) != h.crc)
+      return Status::Server(protocol::CORRUPT_RECORD_EXCEPTION,
+                            where + ": CRC mismatch in the batch at offset " + std::to_string(h.base_offset));
+    std::vector<int8_t> change_types;
+    auto rb = Decode(r.slice, h, &change_types);
+    if (!rb.ok()) return rb.status().WithContext(where);
+    if (!*rb) continue;
+    const int64_t to = std::min<int64_t>(r.to, (*rb)->num_rows());
+    if (to <= r.from) continue;
+    ScanBatch sb;
+    sb.bucket = r.bucket;
+    sb.base_offset = h.base_offset + r.from;
+    sb.last_offset = h.base_offset + to - 1;
+    sb.commit_timestamp = h.commit_timestamp;
+    if (r.from == 0 && to == (*rb)->num_rows()) sb.batch = *rb;
+    else sb.batch = (*rb)->Slice(r.from, to - r.from);
+    if (!change_types.empty()) sb.change_types.assign(change_types.begin() + r.from, change_types.begin() + to);
+    out.push_back(std::move(sb));
+  }
+  return out;
 }
 
 Result<std::shared_ptr<arrow::RecordBatch>> LogScannerImpl::Decode(const std::shared_ptr<arrow::Buffer>& slice,

@@ -44,9 +44,17 @@ class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<Lo
     ScanBatch batch;
     uint64_t epoch = 0;
   };
+  /// A fetched batch not decoded yet: rows [from, to) of the batch in `slice`.
+  struct RawBatch {
+    int32_t bucket = 0;
+    std::shared_ptr<arrow::Buffer> slice;
+    record::LogBatchHeader header;
+    int64_t from = 0;
+    int64_t to = 0;
+  };
   /// What one fetch of one leader produced.
   struct LeaderFetch {
-    std::vector<ScanBatch> batches;
+    std::vector<RawBatch> batches;
     std::map<int32_t, int64_t> next_positions;  // buckets that advanced
     bool retry = false;                         // a retriable error happened
   };
@@ -63,9 +71,11 @@ class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<Lo
   /// One fetch from every leader of the buckets in `positions`; `stop` (if set) bounds what is
   /// returned per bucket; `wait_ms` > 0 lets the server wait for data. Returns the batches and
   /// advances the subscriptions whose epoch is unchanged.
-  asio::awaitable<Result<std::vector<ScanBatch>>> FetchRound(std::map<int32_t, Subscription> positions,
-                                                             std::optional<std::map<int32_t, int64_t>> stop,
-                                                             int32_t wait_ms);
+  asio::awaitable<Result<std::vector<RawBatch>>> FetchRound(std::map<int32_t, Subscription> positions,
+                                                            std::optional<std::map<int32_t, int64_t>> stop,
+                                                            int32_t wait_ms);
+  /// Checks CRCs and decodes fetched batches (the CPU part of reading).
+  Result<std::vector<ScanBatch>> DecodeAll(std::vector<RawBatch> raw) const;
   asio::awaitable<Result<LeaderFetch>> FetchFromLeader(int32_t leader, std::map<int32_t, int64_t> positions,
                                                        std::optional<std::map<int32_t, int64_t>> stop,
                                                        int32_t wait_ms);
