@@ -1,4 +1,5 @@
 #include "fluss/row/key_encoder.h"
+#include "fluss/row/value_kinds.h"
 
 #include <arrow/type.h>
 #include <arrow/util/decimal.h>
@@ -9,6 +10,7 @@
 namespace fluss::row {
 
 namespace {
+
 
 // Unsigned LEB128 of the two's-complement bit pattern (CompactedRowWriter.writeInt/writeLong):
 // no zig-zag, so a negative int32 takes 5 bytes and a negative int64 10 bytes.
@@ -78,27 +80,7 @@ int64_t UnitsPerMilli(arrow::TimeUnit::type unit) {
   return 1;
 }
 
-int64_t UnitsPerDay(arrow::TimeUnit::type unit) {
-  switch (unit) {
-    case arrow::TimeUnit::SECOND: return 86400LL;
-    case arrow::TimeUnit::MILLI: return 86400LL * 1000;
-    case arrow::TimeUnit::MICRO: return 86400LL * 1000000;
-    case arrow::TimeUnit::NANO: return 86400LL * 1000000000;
-  }
-  return 0;
-}
 
-const char* KindName(Value::Kind k) {
-  switch (k) {
-    case Value::Kind::kNull: return "null";
-    case Value::Kind::kBool: return "bool";
-    case Value::Kind::kInt64: return "int";
-    case Value::Kind::kDouble: return "float";
-    case Value::Kind::kBytes: return "bytes";
-    case Value::Kind::kDecimal: return "decimal";
-  }
-  return "?";
-}
 
 }  // namespace
 

@@ -1,4 +1,5 @@
 #include "fluss/write/row_batch_builder.h"
+#include "fluss/row/value_kinds.h"
 
 #include <arrow/array.h>
 #include <arrow/record_batch.h>
@@ -10,6 +11,9 @@
 namespace fluss::write {
 
 namespace {
+
+using row::KindName;
+using row::UnitsPerDay;
 
 using arrow::Type;
 
@@ -48,17 +52,6 @@ arrow::Status AppendDecimal(arrow::ArrayBuilder* b, const Value& v) {
   return static_cast<arrow::Decimal128Builder*>(b)->Append(arrow::Decimal128(v.dec_hi, v.dec_lo));
 }
 
-std::string KindName(Value::Kind k) {
-  switch (k) {
-    case Value::Kind::kNull: return "null";
-    case Value::Kind::kBool: return "bool";
-    case Value::Kind::kInt64: return "int";
-    case Value::Kind::kDouble: return "float";
-    case Value::Kind::kBytes: return "bytes";
-    case Value::Kind::kDecimal: return "decimal";
-  }
-  return "?";
-}
 
 Status Mismatch(const arrow::Field& f, const Value& v) {
   return Status::InvalidArgument("column '" + f.name() + "' (" + f.type()->ToString() + ") cannot take a " +
@@ -73,15 +66,6 @@ Status IntRange(const arrow::Field& f, int64_t v, int64_t lo, int64_t hi) {
   return Status::OK();
 }
 
-int64_t UnitsPerDay(arrow::TimeUnit::type u) {
-  switch (u) {
-    case arrow::TimeUnit::SECOND: return 86400LL;
-    case arrow::TimeUnit::MILLI: return 86400LL * 1000;
-    case arrow::TimeUnit::MICRO: return 86400LL * 1000000;
-    case arrow::TimeUnit::NANO: return 86400LL * 1000000000;
-  }
-  return 0;
-}
 
 }  // namespace
 
