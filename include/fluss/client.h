@@ -64,8 +64,10 @@ class Connection {
   /// flush error, if any; pending writes that could not be acknowledged fail with kClosed.
   Status Close();
 
+  /// The parsed client options this connection runs with.
   const ClientOptions& options() const;
 
+  /// Internal: made by Connect.
   explicit Connection(std::shared_ptr<client::ConnectionImpl> impl);
 
  private:
@@ -78,6 +80,7 @@ enum class OffsetType : int32_t { kEarliest = 0, kLatest = 1, kTimestamp = 2 };
 /// Database and table administration. Mutating calls go to the coordinator.
 class Admin {
  public:
+  /// Internal: made by Connection::GetAdmin.
   explicit Admin(std::shared_ptr<client::ConnectionImpl> impl) : impl_(std::move(impl)) {}
 
   /// CreateDatabase. Fails with DATABASE_ALREADY_EXIST (6) unless ignore_if_exists.
@@ -87,7 +90,9 @@ class Admin {
   /// DATABASE_NOT_EMPTY (5) when it holds tables and cascade is false.
   void DropDatabaseAsync(const std::string& name, bool ignore_if_not_exists, bool cascade,
                          StatusCallback done);
+  /// ListDatabases: every database name.
   void ListDatabasesAsync(Callback<std::vector<std::string>> done);
+  /// DatabaseExists.
   void DatabaseExistsAsync(const std::string& name, Callback<bool> done);
   /// GetDatabaseInfo. Fails with DATABASE_NOT_EXIST (4).
   void GetDatabaseInfoAsync(const std::string& name, Callback<DatabaseInfo> done);
@@ -102,6 +107,7 @@ class Admin {
   void GetTableInfoAsync(const TablePath& path, Callback<TableInfo> done);
   /// ListTables. Fails with DATABASE_NOT_EXIST (4).
   void ListTablesAsync(const std::string& database, Callback<std::vector<std::string>> done);
+  /// TableExists.
   void TableExistsAsync(const TablePath& path, Callback<bool> done);
   /// Offsets of `bucket_ids` from their leaders: earliest (log start), latest (high watermark)
   /// or the first offset whose commit timestamp is >= `timestamp_ms` (kTimestamp).
@@ -244,8 +250,10 @@ class LogScanner {
 /// A table handle: metadata plus factories for writers and scanners.
 class Table {
  public:
+  /// Internal: made by Connection::GetTableAsync.
   Table(std::shared_ptr<client::ConnectionImpl> impl, TableInfo info)
       : impl_(std::move(impl)), info_(std::move(info)) {}
+  /// The table's metadata as of GetTableAsync.
   const TableInfo& info() const { return info_; }
   /// A writer for this log table. Fails with kInvalidArgument for a primary-key table.
   Result<std::shared_ptr<AppendWriter>> NewAppendWriter();
