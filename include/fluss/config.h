@@ -9,6 +9,10 @@
 
 namespace fluss {
 
+/// Longest duration any option takes (about 10 years): "forever" for practical purposes, and
+/// far enough from the clock's range that deadlines cannot overflow.
+inline constexpr int64_t kMaxDurationMs = 10LL * 366 * 24 * 3600 * 1000;
+
 /// Typed client options. Each field names the keys that set it (the seed's key first, then the
 /// Java client's key) and its default.
 struct ClientOptions {
@@ -28,7 +32,8 @@ struct ClientOptions {
   /// "client.writer.buffer.memory-size": bytes of pending write data before appends wait.
   int64_t writer_buffer_memory_size = 64 * 1024 * 1024;
   /// "client.writer.buffer.wait-timeout": how long an append waits for buffer memory.
-  int64_t writer_buffer_wait_timeout_ms = INT64_MAX / 4;
+  /// Default: without limit (kMaxDurationMs), as the Java client.
+  int64_t writer_buffer_wait_timeout_ms = kMaxDurationMs;
   /// "client.writer.enable-idempotence": writer id + batch sequences, so a retried batch is
   /// never written twice. Default true; needs acks "all" and retries > 0: when acks or retries
   /// say otherwise it is off unless set to true explicitly (then parsing fails).
@@ -49,7 +54,8 @@ struct ClientOptions {
 
 /// Parses `properties` into ClientOptions. An unknown key or an unparsable value fails with
 /// InvalidArgument naming the key. Sizes accept plain bytes or a unit ("64mb", "1 kb");
-/// durations accept plain milliseconds or a unit ("100 ms", "30 s", "2 min").
+/// durations accept plain milliseconds or a unit ("100 ms", "30 s", "2 min") and are capped
+/// at kMaxDurationMs.
 Result<ClientOptions> ParseClientOptions(const std::map<std::string, std::string>& properties);
 
 }  // namespace fluss

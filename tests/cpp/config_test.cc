@@ -146,3 +146,22 @@ TEST(Config, BadValuesAreRejectedNamingTheKey) {
 }
 
 }  // namespace
+
+namespace fluss {
+namespace {
+
+// Durations beyond kMaxDurationMs mean "no limit" and are capped, so deadlines computed from
+// them never overflow the clock (a huge value must not turn into an immediate timeout).
+TEST(ConfigDurations, HugeValuesAreCappedNotWrapped) {
+  auto o = ParseClientOptions({{"client.request-timeout", "2305843009213693951"},
+                               {"client.writer.buffer.wait-timeout", "100000000 h"},
+                               {"client.scanner.log.fetch.wait-max-time", "2305843009213693951"}});
+  ASSERT_TRUE(o.ok()) << o.status().ToString();
+  EXPECT_EQ(o->request_timeout_ms, kMaxDurationMs);
+  EXPECT_EQ(o->writer_buffer_wait_timeout_ms, kMaxDurationMs);
+  EXPECT_EQ(o->fetch_wait_max_time_ms, INT32_MAX);
+  EXPECT_EQ(ClientOptions{}.writer_buffer_wait_timeout_ms, kMaxDurationMs);
+}
+
+}  // namespace
+}  // namespace fluss

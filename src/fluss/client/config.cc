@@ -70,9 +70,8 @@ Status ParseDurationMs(const std::string& key, const std::string& value, int64_t
   else if (unit == "h" || unit == "hour" || unit == "hours") mult = 3600000;
   else return Bad(key, value, "a duration (units ms, s, min, h)");
   long double ms = n * mult;
-  if (ms > static_cast<long double>(std::numeric_limits<int64_t>::max() / 4))
-    return Status::InvalidArgument("config '" + key + "': " + value + " is too long");
-  *out = static_cast<int64_t>(ms);
+  // Longer than kMaxDurationMs means "no limit": cap it so deadlines stay in the clock's range.
+  *out = ms >= static_cast<long double>(kMaxDurationMs) ? kMaxDurationMs : static_cast<int64_t>(ms);
   return Status::OK();
 }
 
@@ -109,9 +108,10 @@ Result<ClientOptions> ParseClientOptions(const std::map<std::string, std::string
   };
   auto duration_into = [&](auto* field) -> Setter {
     return [field](const std::string& k, const std::string& v) {
+      using T = std::remove_pointer_t<decltype(field)>;
       int64_t n;
       FLUSS_RETURN_NOT_OK(ParseDurationMs(k, v, &n));
-      *field = static_cast<std::remove_pointer_t<decltype(field)>>(n);
+      *field = static_cast<T>(std::min<int64_t>(n, std::numeric_limits<T>::max()));  // int32 fields saturate
       return Status::OK();
     };
   };
