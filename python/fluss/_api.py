@@ -11,10 +11,10 @@ from typing import Any, Dict, Iterable, List, Optional
 import pyarrow as pa
 
 from . import _fluss
-from ._async import cancel_requested, future_from
+from ._async import as_coroutine, cancel_requested, future_from
 from ._errors import FlussError, _make_error
 
-_fluss._set_helpers(_make_error, future_from, cancel_requested)
+_fluss._set_helpers(_make_error, future_from, cancel_requested, as_coroutine)
 
 #: Start offset meaning "the log start offset of the bucket" (read everything retained).
 EARLIEST_OFFSET = -2
@@ -98,6 +98,8 @@ class Config:
     """
 
     def __init__(self, properties: Optional[Dict[str, Any]] = None):
+        if properties is not None and not isinstance(properties, dict):
+            raise FlussError(f"Config: properties must be a dict, got {type(properties).__name__}")
         self._props: Dict[str, str] = {}
         for key, value in (properties or {}).items():
             self._set(key, value)
@@ -556,6 +558,27 @@ class PartitionInfo:
 # ------------------------------------------------------------------------------- writing
 
 
+def _lossless(got: pa.DataType, want: pa.DataType) -> bool:
+    """Whether every value of Arrow type ``got`` fits ``want`` unchanged (a cast may still check
+    the values, e.g. timestamp units)."""
+    t = pa.types
+    if t.is_large_string(got) and t.is_string(want):
+        return True
+    if t.is_large_binary(got) and t.is_binary(want):
+        return True
+    if t.is_signed_integer(got) and t.is_signed_integer(want):
+        return got.bit_width <= want.bit_width
+    if t.is_float32(got) and t.is_float64(want):
+        return True
+    if t.is_timestamp(got) and t.is_timestamp(want):
+        return bool(got.tz) == bool(want.tz)  # units may differ: the safe cast checks values
+    if t.is_time(got) and t.is_time(want):
+        return True  # the safe cast checks values
+    if t.is_date(got) and t.is_date(want):
+        return True
+    return False
+
+
 #: Returned by every write: ``await handle.wait()`` resolves once the server acknowledged it.
 WriteResultHandle = _fluss.WriteResultHandle
 
@@ -587,35 +610,36 @@ class AppendWriter:
         """
         return self._n.append(row)
 
-    def _conform(self, batch: pa.RecordBatch) -> pa.RecordBatch:
-        """Casts columns whose Arrow type differs from the table's when no value can change
-        (e.g. large_string -> string, int32 -> int64, timestamp ms -> us); anything else raises
-        FlussError naming the column."""
-        if batch.schema.equals(self._schema, check_metadata=False):
-            return batch
+    def _conform(self, batch: pa.RecordBatch, method: str = "write_arrow_batch") -> pa.RecordBatch:
+        """Checks a batch against the table (names, types, nulls in NOT NULL columns) and casts
+        columns whose Arrow type only widens the table's (large_string -> string, int32 ->
+        int64, float32 -> float64, timestamp units when no value changes); anything else
+        raises FlussError naming the column."""
+        if not isinstance(batch, pa.RecordBatch):
+            raise FlussError(f"{method}: expected a pyarrow.RecordBatch, got {type(batch).__name__}")
         if batch.num_columns != len(self._schema):
-            raise FlussError(f"write_arrow_batch: batch has {batch.num_columns} columns but the table has "
+            raise FlussError(f"{method}: batch has {batch.num_columns} columns but the table has "
                              f"{len(self._schema)}")
         arrays = []
         for i, (got, want) in enumerate(zip(batch.schema, self._schema)):
             if got.name != want.name:
-                raise FlussError(f"write_arrow_batch: column {i} is '{got.name}' but the table's column is '{want.name}'")
+                raise FlussError(f"{method}: column {i} is '{got.name}' but the table's column is '{want.name}'")
             col = batch.column(i)
             if not got.type.equals(want.type):
-                if pa.types.is_unsigned_integer(got.type) or pa.types.is_dictionary(got.type):
-                    raise FlussError(f"write_arrow_batch: column '{got.name}' has type {got.type}, which the "
-                                     f"table's type {want.type} cannot hold without loss")
+                if not _lossless(got.type, want.type):
+                    raise FlussError(f"{method}: column '{got.name}' has type {got.type}, which the table's "
+                                     f"type {want.type} cannot hold without loss")
                 try:
                     col = col.cast(want.type, safe=True)
                 except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as e:
-                    raise FlussError(f"write_arrow_batch: column '{got.name}' of type {got.type} cannot be "
+                    raise FlussError(f"{method}: column '{got.name}' of type {got.type} cannot be "
                                      f"converted to the table's type {want.type} without loss: {e}") from None
+            if not want.nullable and col.null_count > 0:
+                raise FlussError(f"{method}: column '{got.name}' is NOT NULL but has {col.null_count} nulls")
             arrays.append(col)
         return pa.RecordBatch.from_arrays(arrays, schema=self._schema)
 
     def _write_arrow_batch(self, batch: pa.RecordBatch) -> WriteResultHandle:
-        if not isinstance(batch, pa.RecordBatch):
-            raise FlussError(f"write_arrow_batch: expected a pyarrow.RecordBatch, got {type(batch).__name__}")
         return self._n.write_arrow_batch(self._conform(batch))
 
     def write_arrow_batch(self, batch: pa.RecordBatch) -> WriteResultHandle:  # replaced per instance
@@ -624,21 +648,36 @@ class AppendWriter:
         return self._write_arrow_batch(batch)
 
     def write_arrow(self, table: pa.Table) -> None:
-        """Appends every batch of a ``pyarrow.Table`` (handles are not returned; use flush)."""
+        """Appends every batch of a ``pyarrow.Table`` (handles are not returned; use flush).
+        All batches are checked before any is queued: a bad one raises FlussError and nothing
+        of the table is written."""
         if not isinstance(table, pa.Table):
             raise FlussError(f"write_arrow: expected a pyarrow.Table, got {type(table).__name__}")
-        for batch in table.to_batches():
-            self._write_arrow_batch(batch)
+        batches = [self._conform(b, "write_arrow") for b in table.to_batches()]
+        for batch in batches:
+            self._n.write_arrow_batch(batch)
 
     def write_pandas(self, df) -> None:
-        """Appends a pandas DataFrame, converted with the table's Arrow schema."""
-        table = pa.Table.from_pandas(df, schema=self._schema, preserve_index=False)
+        """Appends a pandas DataFrame, converted with the table's Arrow schema (columns by name;
+        the index is ignored). Raises FlussError for a missing or unknown column or a value
+        the column's type cannot hold; nothing of the frame is written then."""
+        names = [str(c) for c in df.columns]
+        unknown = [c for c in names if c not in self._schema.names]
+        if unknown:
+            raise FlussError(f"write_pandas: column '{unknown[0]}' is not a column of the table")
+        missing = [c for c in self._schema.names if c not in names]
+        if missing:
+            raise FlussError(f"write_pandas: the frame has no column '{missing[0]}'")
+        try:
+            table = pa.Table.from_pandas(df, schema=self._schema, preserve_index=False)
+        except (pa.ArrowException, ValueError, TypeError, KeyError) as e:
+            raise FlussError(f"write_pandas: {e}") from None
         self.write_arrow(table)
 
-    def flush(self):
-        """Sends every open batch; the awaitable resolves when all writes made before the call
-        are acknowledged, raising FlussError with the first failure among them."""
-        return self._n.flush()
+    async def flush(self) -> None:
+        """Sends every open batch; returns when all writes made before the call are
+        acknowledged, raising FlussError with the first failure among them."""
+        await self._n.flush()
 
 
 # ------------------------------------------------------------------------------- reading

@@ -66,3 +66,8 @@ def cancel_requested() -> bool:
     if cancelling is not None:
         return cancelling() > 0
     return bool(getattr(task, "_must_cancel", False))
+
+
+async def as_coroutine(awaitable):
+    """Wraps an awaitable (a native future) in a coroutine."""
+    return await awaitable

@@ -3,6 +3,8 @@
 #include <Python.h>
 #include <datetime.h>
 
+#include <cstring>
+
 #include <arrow/c/bridge.h>
 #include <arrow/record_batch.h>
 #include <arrow/table.h>
@@ -164,6 +166,16 @@ Status ColumnError(const std::string& column, const std::string& what) {
 
 std::string TypeName(PyObject* v) { return Py_TYPE(v)->tp_name; }
 
+bool IsNumpyNumber(PyObject* v) {
+  return std::strncmp(Py_TYPE(v)->tp_name, "numpy.", 6) == 0 && Py_TYPE(v)->tp_as_number &&
+         Py_TYPE(v)->tp_as_number->nb_float;
+}
+
+bool IsNumpyBool(PyObject* v) {
+  const char* n = Py_TYPE(v)->tp_name;
+  return std::strcmp(n, "numpy.bool") == 0 || std::strcmp(n, "numpy.bool_") == 0;
+}
+
 // Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
 int64_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
   y -= m <= 2;
@@ -278,11 +290,29 @@ Status RowConverter::ConvertValue(const Column& c, PyObject* v, Value* out) cons
   }
   switch (c.kind) {
     case Kind::kBool:
-      if (!PyBool_Check(v)) return ColumnError(c.name, "expected bool, got " + TypeName(v));
-      *out = Value::Bool(v == Py_True);
-      return Status::OK();
+      if (PyBool_Check(v)) {
+        *out = Value::Bool(v == Py_True);
+        return Status::OK();
+      }
+      if (IsNumpyBool(v)) {  // numpy.bool_
+        *out = Value::Bool(PyObject_IsTrue(v) == 1);
+        return Status::OK();
+      }
+      return ColumnError(c.name, "expected bool, got " + TypeName(v));
     case Kind::kInt: {
-      if (!PyLong_Check(v) || PyBool_Check(v)) return ColumnError(c.name, "expected int, got " + TypeName(v));
+      if (PyBool_Check(v) || IsNumpyBool(v) || PyFloat_Check(v))
+        return ColumnError(c.name, "expected int, got " + TypeName(v));
+      nb::object index;
+      if (!PyLong_Check(v)) {
+        // Integer-like objects (numpy integers) convert through __index__.
+        if (!PyIndex_Check(v)) return ColumnError(c.name, "expected int, got " + TypeName(v));
+        index = nb::steal(PyNumber_Index(v));
+        if (!index.is_valid()) {
+          PyErr_Clear();
+          return ColumnError(c.name, "expected int, got " + TypeName(v));
+        }
+        v = index.ptr();
+      }
       int overflow = 0;
       long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
       if (overflow) return ColumnError(c.name, "integer value is out of range");
@@ -292,6 +322,16 @@ Status RowConverter::ConvertValue(const Column& c, PyObject* v, Value* out) cons
     case Kind::kFloat:
       if (PyFloat_Check(v)) {
         *out = Value::Double(PyFloat_AS_DOUBLE(v));
+        return Status::OK();
+      }
+      if (IsNumpyNumber(v) && !IsNumpyBool(v)) {
+        // numpy integers and floats convert through __float__.
+        double d = PyFloat_AsDouble(v);
+        if (d == -1.0 && PyErr_Occurred()) {
+          PyErr_Clear();
+          return ColumnError(c.name, "expected float, got " + TypeName(v));
+        }
+        *out = Value::Double(d);
         return Status::OK();
       }
       if (PyLong_Check(v) && !PyBool_Check(v)) {

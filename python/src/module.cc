@@ -34,6 +34,11 @@ nb::object& FutureFactory() {
   return *f;
 }
 
+nb::object& AsCoroutine() {
+  static nb::object* f = new nb::object();
+  return *f;
+}
+
 nb::object& CancelRequested() {
   static nb::object* f = new nb::object();
   return *f;
@@ -99,7 +104,8 @@ struct PyWriteResult {
   WriteResult result;
   nb::object Wait() const {
     auto r = result;
-    return Awaitable([r](nb::object done) { r.OnComplete(MakeStatusCallback(std::move(done))); });
+    // A coroutine, so asyncio.create_task(handle.wait()) works like any async API.
+    return AsCoroutine()(Awaitable([r](nb::object done) { r.OnComplete(MakeStatusCallback(std::move(done))); }));
   }
   bool Done() const { return result.done(); }
 };
@@ -477,10 +483,12 @@ NB_MODULE(_fluss, m) {
     ThrowIfError(fluss::ParseClientOptions(props).status());
   });
 
-  m.def("_set_helpers", [](nb::object error_factory, nb::object future_factory, nb::object cancel_requested) {
+  m.def("_set_helpers", [](nb::object error_factory, nb::object future_factory, nb::object cancel_requested,
+                           nb::object as_coroutine) {
     SetErrorFactory(std::move(error_factory));
     FutureFactory() = std::move(future_factory);
     CancelRequested() = std::move(cancel_requested);
+    AsCoroutine() = std::move(as_coroutine);
   });
 
   nb::class_<PyWriteResult>(m, "WriteResultHandle",
@@ -492,7 +500,7 @@ NB_MODULE(_fluss, m) {
       .def_prop_ro("done", &PyWriteResult::Done, "True once the outcome of the write is known.");
 
   nb::class_<PyAppendWriter>(m, "_AppendWriter")
-      .def("append", &PyAppendWriter::Append, "row"_a)
+      .def("append", &PyAppendWriter::Append, "row"_a.none())
       .def("write_arrow_batch", &PyAppendWriter::WriteArrowBatch, "batch"_a)
       .def("flush", &PyAppendWriter::Flush)
       .def("flush_blocking", &PyAppendWriter::FlushBlocking);

@@ -154,7 +154,7 @@ std::shared_ptr<net::ServerConnection> ConnectionImpl::GetConnection(const std::
     if (cur.host == ep.host && cur.port == ep.port) return it->second;
     it->second->Close();
   }
-  auto conn = std::make_shared<net::ServerConnection>(io_, ep, options_.connect_timeout_ms);
+  auto conn = std::make_shared<net::ServerConnection>(io_, ep, options_.connect_timeout_ms, options_.request_timeout_ms);
   connections_[key] = conn;
   return conn;
 }

@@ -14,10 +14,11 @@ constexpr int32_t kMaxResponseFrame = 1 << 30;  // 1 GiB: larger means a corrupt
 }
 
 ServerConnection::ServerConnection(asio::io_context& io, ServerEndpoint endpoint,
-                                   int64_t connect_timeout_ms)
+                                   int64_t connect_timeout_ms, int64_t handshake_timeout_ms)
     : io_(io),
       endpoint_(std::move(endpoint)),
       connect_timeout_ms_(connect_timeout_ms),
+      handshake_timeout_ms_(handshake_timeout_ms),
       socket_(io),
       resolver_(io),
       connect_timer_(io) {}
@@ -96,7 +97,9 @@ void ServerConnection::OnConnected() {
   p.key = ApiKey::API_VERSIONS;
   p.done = [this, self](Result<ResponseBody> r) { OnApiVersions(std::move(r)); };
   p.timer = std::make_unique<asio::steady_timer>(io_);
-  p.timer->expires_after(std::chrono::milliseconds(connect_timeout_ms_));
+  // The handshake answer is bounded like any request (a listener that never answers must not
+  // hold the connection for the whole connect timeout).
+  p.timer->expires_after(std::chrono::milliseconds(std::min(connect_timeout_ms_, handshake_timeout_ms_)));
   const uint64_t gen = generation_;
   p.timer->async_wait([this, self, id, gen](const asio::error_code& e) {
     if (e || gen != generation_) return;
@@ -207,7 +210,8 @@ void ServerConnection::StartRead() {
     }
     const int32_t len = static_cast<int32_t>(util::GetBe32(length_buf_));
     if (len <= 0 || len > kMaxResponseFrame) {
-      Fail(Status::Protocol("bad response frame length " + std::to_string(len) + " from " + endpoint_.ToString()));
+      Fail(Status::Network("bad response frame length " + std::to_string(len) + " from " + endpoint_.ToString() +
+                           ": is this a Fluss server?"));
       return;
     }
     auto frame = std::make_shared<std::string>();
@@ -250,7 +254,8 @@ void ServerConnection::OnFrame(std::shared_ptr<std::string> frame) {
       done(Status::Protocol("malformed ErrorResponse from " + endpoint_.ToString()));
       return;
     }
-    std::string msg = err.has_error_message() ? err.error_message() : std::string(ErrorName(err.error_code()));
+    std::string msg = err.has_error_message() ? protocol::ServerMessage(err.error_code(), err.error_message())
+                                              : std::string(ErrorName(err.error_code()));
     done(Status::Server(err.error_code(), msg));
     (void)key;
     return;

@@ -58,7 +58,9 @@ struct OutgoingFrame {
 
 class ServerConnection : public std::enable_shared_from_this<ServerConnection> {
  public:
-  ServerConnection(asio::io_context& io, ServerEndpoint endpoint, int64_t connect_timeout_ms);
+  /// `connect_timeout_ms` bounds the TCP connect; `handshake_timeout_ms` the ApiVersions answer.
+  ServerConnection(asio::io_context& io, ServerEndpoint endpoint, int64_t connect_timeout_ms,
+                   int64_t handshake_timeout_ms);
   ~ServerConnection();
 
   /// Sends a request frame as api `key` and calls `done` exactly once: with the
@@ -103,6 +105,7 @@ class ServerConnection : public std::enable_shared_from_this<ServerConnection> {
   asio::io_context& io_;
   ServerEndpoint endpoint_;
   int64_t connect_timeout_ms_;
+  int64_t handshake_timeout_ms_;
   asio::ip::tcp::socket socket_;
   asio::ip::tcp::resolver resolver_;
   asio::steady_timer connect_timer_;

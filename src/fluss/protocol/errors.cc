@@ -32,6 +32,13 @@ constexpr const char* kNames[] = {
 constexpr int kCount = sizeof(kNames) / sizeof(kNames[0]);
 }  // namespace
 
+std::string ServerMessage(int32_t code, const std::string& message) {
+  if (code != UNKNOWN_SERVER_ERROR) return message;
+  const size_t nl = message.find('\n');
+  if (nl == std::string::npos) return message;
+  return message.substr(0, nl) + " (server stack trace omitted)";
+}
+
 const char* ErrorCodeName(int32_t code) {
   if (code < -1 || code + 1 >= kCount) return "UNKNOWN";
   return kNames[code + 1];

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace fluss::protocol {
 
@@ -39,6 +40,10 @@ enum ErrorCode : int32_t {
   PARTITION_NOT_EXISTS = 36,
   LEADER_NOT_AVAILABLE_EXCEPTION = 44,
 };
+
+/// The server's error message as shown to users: for UNKNOWN_SERVER_ERROR (-1) the server
+/// sends a Java stack trace; only its first line is kept.
+std::string ServerMessage(int32_t code, const std::string& message);
 
 /// Name of the code as in the Java `Errors` enum, "UNKNOWN" if not known.
 const char* ErrorCodeName(int32_t code);

@@ -370,7 +370,7 @@ asio::awaitable<Result<LogScannerImpl::LeaderFetch>> LogScannerImpl::FetchFromLe
       if (pos_it == positions.end()) continue;
       const std::string where = "table " + path.ToString() + " bucket " + std::to_string(bucket);
       if (br.has_error_code() && br.error_code() != protocol::NONE) {
-        Status e = Status::Server(br.error_code(), where + ": " + br.error_message());
+        Status e = Status::Server(br.error_code(), where + ": " + protocol::ServerMessage(br.error_code(), br.error_message()));
         if (!e.IsRetriable() && br.error_code() != protocol::FENCED_LEADER_EPOCH_EXCEPTION) co_return e;
         if (protocol::IsInvalidMetadataError(br.error_code())) conn_->metadata().InvalidateTable(path);
         out.retry = true;

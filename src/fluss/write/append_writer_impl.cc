@@ -145,6 +145,7 @@ Status AppendWriterImpl::AppendRowLocked(const Value* values, std::shared_ptr<Wr
 }
 
 Result<WriteResult> AppendWriterImpl::AppendNoWait(const Value* values, size_t count) {
+  if (conn_->closed()) return Status::Closed("table " + table_.table_path.ToString() + ": the connection is closed");
   FLUSS_RETURN_NOT_OK(RowBatchBuilder::Validate(*schema_, values, count));
   bool closed = false;
   std::shared_ptr<WriteResult::State> state;
@@ -386,7 +387,17 @@ void AppendWriterImpl::Drain() {
         conn_->io(),
         [](std::shared_ptr<AppendWriterImpl> w) -> asio::awaitable<void> {
           const std::vector<TablePath> tables{w->table_.table_path};
-          co_await w->conn_->RefreshMetadata(tables);
+          Status st = co_await w->conn_->RefreshMetadata(tables);
+          if (!st.ok() && st.code() == StatusCode::kServer && !st.IsRetriable()) {
+            // E.g. TABLE_NOT_EXIST: the table was dropped; waiting for a leader is pointless.
+            for (auto& [bucket, q] : w->queues_) {
+              while (!q.empty() && w->buckets_[bucket].in_flight == 0) {
+                Batch b = std::move(q.front());
+                q.pop_front();
+                w->Complete(b, st.WithContext("table " + w->table_.table_path.ToString()));
+              }
+            }
+          }
           // Back off only while some bucket still has no leader (e.g. right after create).
           bool all = true;
           for (int32_t b = 0; all && b < w->table_.num_buckets; ++b)
@@ -582,7 +593,6 @@ void AppendWriterImpl::HandleResponse(std::vector<Batch> batches, Result<proto::
         // start over with a new writer id.
         Complete(b, Status::Server(code, "table " + table_.table_path.ToString() + " bucket " +
                                              std::to_string(b.bucket) + ": " + r.error_message()));
-        ResetWriterId();
         continue;
       } else {
         resend_in_order = true;  // an earlier batch failed and is being retried first
@@ -642,13 +652,13 @@ void AppendWriterImpl::RetryOrFail(Batch b, const Status& st, bool* need_backoff
     *need_backoff = true;
     return;
   }
-  // A batch given up on: later batches of the bucket would be out of sequence, so an
-  // idempotent writer starts over with a new writer id.
-  if (idempotent_ && b.writer_id == writer_id_ && writer_id_ >= 0) ResetWriterId();
-  Complete(b, st.WithContext(where));
+  Complete(b, st.WithContext(where));  // resets the writer id if the batch had a sequence
 }
 
 void AppendWriterImpl::Complete(const Batch& b, const Status& st) {
+  // A batch that consumed a sequence number and is given up on leaves a gap the server would
+  // refuse forever: start over with a new writer id (later batches get new sequences).
+  if (!st.ok() && idempotent_ && writer_id_ >= 0 && b.writer_id == writer_id_) ResetWriterId();
   std::vector<std::pair<StatusCallback, Status>> flushed;
   {
     std::lock_guard<std::mutex> lock(mu_);
