@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import pathlib
 import subprocess
+import asyncio
+import time
 import uuid
 
 import pytest
@@ -58,3 +60,24 @@ async def read_all(table, num_buckets: int):
     scanner = await table.new_scan().create_batch_scanner()
     scanner.subscribe_buckets({b: fluss.EARLIEST_OFFSET for b in range(num_buckets)})
     return scanner.to_arrow()
+
+
+async def run_with_ticker(coro_fn):
+    """Runs ``await coro_fn()`` beside a 10 ms ticker task; returns (result, ticks, elapsed s).
+    A call that never blocks the event loop lets the ticker tick about elapsed / 10 ms times."""
+    ticks = 0
+    stop = False
+
+    async def ticker():
+        nonlocal ticks
+        while not stop:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    task = asyncio.ensure_future(ticker())
+    t0 = time.monotonic()
+    result = await coro_fn()
+    elapsed = time.monotonic() - t0
+    stop = True
+    await task
+    return result, ticks, elapsed

@@ -13,7 +13,7 @@ import pyarrow as pa
 import pytest
 
 import fluss
-from conftest import read_all
+from conftest import read_all, run_with_ticker
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -118,31 +118,21 @@ def test_interpreter_exits_cleanly_without_close(bootstrap_servers):
 
 async def test_awaited_calls_do_not_block_the_event_loop(conn, admin, database):
     """A 10 ms ticker keeps ticking while a connection, admin calls and a read run."""
-    ticks = 0
-    stop = False
+    async def work():
+        path = fluss.TablePath(database, "ticker")
+        await admin.create_table(path, fluss.TableDescriptor(fluss.Schema(pa.schema([("a", pa.int32())]))))
+        table = await conn.get_table(path)
+        writer = await table.new_append_writer()
+        for i in range(100):
+            writer.append({"a": i})
+        await writer.flush()
+        scanner = await table.new_scan().create_batch_scanner()
+        scanner.subscribe(bucket_id=0, start_offset=fluss.EARLIEST_OFFSET)
+        result = await scanner.to_arrow_async()
+        await asyncio.sleep(0.05)
+        return result
 
-    async def ticker():
-        nonlocal ticks
-        while not stop:
-            await asyncio.sleep(0.01)
-            ticks += 1
-
-    task = asyncio.ensure_future(ticker())
-    path = fluss.TablePath(database, "ticker")
-    t0 = time.monotonic()
-    await admin.create_table(path, fluss.TableDescriptor(fluss.Schema(pa.schema([("a", pa.int32())]))))
-    table = await conn.get_table(path)
-    writer = await table.new_append_writer()
-    for i in range(100):
-        writer.append({"a": i})
-    await writer.flush()
-    scanner = await table.new_scan().create_batch_scanner()
-    scanner.subscribe(bucket_id=0, start_offset=fluss.EARLIEST_OFFSET)
-    result = await scanner.to_arrow_async()
-    await asyncio.sleep(0.05)
-    stop = True
-    await task
-    elapsed = time.monotonic() - t0
+    result, ticks, elapsed = await run_with_ticker(work)
     assert result.num_rows == 100
     # At least half the ticks a free loop would make in the elapsed time.
     assert ticks >= 0.5 * elapsed / 0.012, (ticks, elapsed)

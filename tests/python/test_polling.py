@@ -13,7 +13,7 @@ import pyarrow as pa
 import pytest
 
 import fluss
-from conftest import read_all
+from conftest import read_all, run_with_ticker
 
 SCHEMA = pa.schema([("id", pa.int64()), ("name", pa.string())])
 
@@ -182,24 +182,6 @@ async def test_async_twins_keep_the_event_loop_ticking(conn, admin, database):
     for s in (record_scanner, batch_scanner):
         s.subscribe(bucket_id=0, start_offset=fluss.EARLIEST_OFFSET)
 
-    async def measured(coro_fn):
-        ticks = 0
-        stop = False
-
-        async def ticker():
-            nonlocal ticks
-            while not stop:
-                await asyncio.sleep(0.01)
-                ticks += 1
-
-        t = asyncio.ensure_future(ticker())
-        t0 = time.monotonic()
-        result = await coro_fn()
-        elapsed = time.monotonic() - t0
-        stop = True
-        await t
-        return result, ticks, elapsed
-
     for name, fn in [
         ("poll_async", lambda: record_scanner.poll_async(timeout_ms=600)),          # waits (no new data)
         ("poll_arrow_async", lambda: batch_scanner.poll_arrow_async(timeout_ms=600)),
@@ -207,7 +189,7 @@ async def test_async_twins_keep_the_event_loop_ticking(conn, admin, database):
         ("to_arrow_async", lambda: batch_scanner.to_arrow_async()),
         ("to_pandas_async", lambda: batch_scanner.to_pandas_async()),
     ]:
-        result, ticks, elapsed = await measured(fn)
+        result, ticks, elapsed = await run_with_ticker(fn)
         assert ticks >= 0.5 * elapsed / 0.012 - 1, (name, ticks, elapsed)
     # The first poll_async consumed the 50 records of the record scanner, the batch scanner's
     # first poll took them for it.
