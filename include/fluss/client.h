@@ -233,6 +233,9 @@ class LogScanner {
   /// to client.scanner.log.fetch.wait-max-time per fetch. Polls and reads of one scanner run
   /// one at a time, in call order; the next starts after `done` returns (so `done` may Requeue).
   virtual void PollAsync(int64_t timeout_ms, Callback<std::vector<ScanBatch>> done) = 0;
+  /// PollAsync returning at most `max_records` records (0: no limit); the rest stay buffered
+  /// for the next poll, in order.
+  virtual void PollAsync(int64_t timeout_ms, int64_t max_records, Callback<std::vector<ScanBatch>> done) = 0;
   /// Makes a poll in progress return early, with what it has fetched (possibly nothing), within
   /// about client.scanner.log.fetch.wait-max-time. For callers that abandon a poll.
   virtual void Wakeup() = 0;

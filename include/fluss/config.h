@@ -46,6 +46,9 @@ struct ClientOptions {
   int32_t fetch_min_bytes = 1;
   /// "client.scanner.log.fetch.wait-max-time": longest server-side fetch wait. Default 500 ms.
   int32_t fetch_wait_max_time_ms = 500;
+  /// "client.scanner.log.max-poll-records": records one record-scanner poll returns at most
+  /// (the rest stay buffered for the next poll). Default 500, as the Java client.
+  int32_t max_poll_records = 500;
   /// "client.request-timeout": deadline of every request. Default 30 s.
   int64_t request_timeout_ms = 30000;
   /// "client.connect-timeout": deadline of a TCP connect. Default 120 s.

@@ -776,6 +776,9 @@ class LogScanner:
         self._schema = _schema_from_capsule(native.schema_capsule())
         self._pending: list = []
         self._prev_settled = None
+        # Record polls return at most client.scanner.log.max-poll-records records (Python
+        # objects per record); Arrow polls return whole fetches.
+        self._max_records = native.max_poll_records if record_mode else 0
 
     # ---- subscriptions
 
@@ -835,7 +838,7 @@ class LogScanner:
         prev = self._prev_settled
         if prev is not None and not prev.done():
             await asyncio.shield(prev)
-        fut = self._n.poll_async(timeout_ms)
+        fut = self._n.poll_async(timeout_ms, self._max_records)
         self._prev_settled = getattr(fut, "_fluss_settled", None)
         try:
             return await fut
@@ -857,7 +860,7 @@ class LogScanner:
         """Records available now, or those arriving within ``timeout_ms`` milliseconds (an empty
         list after the timeout). Returns as soon as any arrive. Record scanner only."""
         self._require(True, "poll")
-        return self._records(self._n.poll_blocking(self._check_timeout(timeout_ms)))
+        return self._records(self._n.poll_blocking(self._check_timeout(timeout_ms), self._max_records))
 
     async def poll_async(self, timeout_ms: int) -> List[ScanRecord]:
         """Awaitable twin of ``poll``; never blocks the event loop."""
@@ -869,7 +872,7 @@ class LogScanner:
     def poll_batches(self, timeout_ms: int) -> List[RecordBatch]:
         """Arrow batches with their bucket and offsets, as ``poll``. Batch scanner only."""
         self._require(False, "poll_batches")
-        return self._batches(self._n.poll_blocking(self._check_timeout(timeout_ms)))
+        return self._batches(self._n.poll_blocking(self._check_timeout(timeout_ms), 0))
 
     async def poll_batches_async(self, timeout_ms: int) -> List[RecordBatch]:
         """Awaitable twin of ``poll_batches``."""
@@ -880,7 +883,7 @@ class LogScanner:
         """What ``poll_batches`` returns, as one ``pyarrow.Table`` (empty, with the scanner's
         schema, after the timeout). Batch scanner only."""
         self._require(False, "poll_arrow")
-        return self._arrow(self._n.poll_blocking(self._check_timeout(timeout_ms)))
+        return self._arrow(self._n.poll_blocking(self._check_timeout(timeout_ms), 0))
 
     async def poll_arrow_async(self, timeout_ms: int) -> pa.Table:
         """Awaitable twin of ``poll_arrow``."""

@@ -192,6 +192,8 @@ struct PollState {
 
 struct PyScanner {
   std::shared_ptr<LogScanner> scanner;
+  int64_t max_poll_records = 0;  // client.scanner.log.max-poll-records, for record scanners
+  int64_t MaxPollRecords() const { return max_poll_records; }
 
   void Subscribe(int32_t bucket, int64_t offset) { ThrowIfError(scanner->Subscribe(bucket, offset)); }
   void Unsubscribe(int32_t bucket) { ThrowIfError(scanner->Unsubscribe(bucket)); }
@@ -200,10 +202,10 @@ struct PyScanner {
 
   /// Blocking poll (GIL released). Ctrl-C raises KeyboardInterrupt within 100 ms; batches the
   /// abandoned poll still fetches are requeued for the next poll.
-  PyPolled PollBlocking(int64_t timeout_ms) {
+  PyPolled PollBlocking(int64_t timeout_ms, int64_t max_records) {
     auto state = std::make_shared<PollState>();
     auto s = scanner;
-    scanner->PollAsync(timeout_ms, [state, s](Result<std::vector<ScanBatch>> r) {
+    scanner->PollAsync(timeout_ms, max_records, [state, s](Result<std::vector<ScanBatch>> r) {
       std::lock_guard<std::mutex> lock(state->mu);
       if (state->abandoned) {
         if (r.ok()) s->Requeue(std::move(*r));
@@ -236,10 +238,10 @@ struct PyScanner {
 
   /// Awaitable poll; if the awaiting task is cancelled after the fetch completed, the batches
   /// go back to the scanner for the next poll.
-  nb::object PollAsync(int64_t timeout_ms) {
+  nb::object PollAsync(int64_t timeout_ms, int64_t max_records) {
     auto s = scanner;
-    auto start = nb::cpp_function([s, timeout_ms](nb::object done) {
-      s->PollAsync(timeout_ms, MakeCallback<std::vector<ScanBatch>>(std::move(done), [](std::vector<ScanBatch> v) {
+    auto start = nb::cpp_function([s, timeout_ms, max_records](nb::object done) {
+      s->PollAsync(timeout_ms, max_records, MakeCallback<std::vector<ScanBatch>>(std::move(done), [](std::vector<ScanBatch> v) {
         return nb::cast(PyPolled{std::move(v)});
       }));
     });
@@ -276,8 +278,9 @@ struct PyTable {
   nb::dict Info() const { return TableInfoToDict(table->info()); }
   PyAppendWriter NewAppendWriter() { return PyAppendWriter(ValueOrThrow(table->NewAppendWriter())); }
   PyScanner NewScanner(const std::vector<int32_t>& projection) {
-    return PyScanner{ValueOrThrow(table->NewLogScanner(projection))};
+    return PyScanner{ValueOrThrow(table->NewLogScanner(projection)), max_poll_records};
   }
+  int64_t max_poll_records = 0;
 };
 
 struct PyAdmin {
@@ -447,8 +450,9 @@ struct PyConnection {
     auto c = conn;
     TablePath path = MakePath(db, table);
     return Awaitable([c, path](nb::object done) {
-      c->GetTableAsync(path, MakeCallback<std::shared_ptr<Table>>(std::move(done), [](std::shared_ptr<Table> t) {
-        return nb::cast(PyTable{std::move(t)});
+      const int64_t max_poll = c->options().max_poll_records;
+      c->GetTableAsync(path, MakeCallback<std::shared_ptr<Table>>(std::move(done), [max_poll](std::shared_ptr<Table> t) {
+        return nb::cast(PyTable{std::move(t), max_poll});
       }));
     });
   }
@@ -514,8 +518,9 @@ NB_MODULE(_fluss, m) {
       .def("unsubscribe", &PyScanner::Unsubscribe, "bucket_id"_a)
       .def("schema_capsule", &PyScanner::Schema)
       .def("requeue", &PyScanner::Requeue, "polled"_a)
-      .def("poll_blocking", &PyScanner::PollBlocking, "timeout_ms"_a)
-      .def("poll_async", &PyScanner::PollAsync, "timeout_ms"_a)
+      .def_prop_ro("max_poll_records", &PyScanner::MaxPollRecords)
+      .def("poll_blocking", &PyScanner::PollBlocking, "timeout_ms"_a, "max_records"_a)
+      .def("poll_async", &PyScanner::PollAsync, "timeout_ms"_a, "max_records"_a)
       .def("to_arrow_blocking", &PyScanner::ToArrowBlocking)
       .def("to_arrow_async", &PyScanner::ToArrowAsync);
 

@@ -291,3 +291,32 @@ def test_blocking_poll_answers_ctrl_c_within_a_second(bootstrap_servers, databas
         assert line == "interrupted", err
         assert proc.returncode == 0, err
     assert reaction < 1.0, reaction
+
+
+async def test_record_poll_returns_at_most_max_poll_records(bootstrap_servers, admin, database):
+    path = fluss.TablePath(database, "max_poll")
+    await admin.create_table(path, fluss.TableDescriptor(fluss.Schema(SCHEMA)))
+    for limit, sizes in ((None, [500, 500, 200]), (300, [300, 300, 300, 300])):
+        props = {"bootstrap.servers": bootstrap_servers}
+        if limit:
+            props["client.scanner.log.max-poll-records"] = limit
+        conn = await fluss.FlussConnection.connect(fluss.Config(props))
+        table = await conn.get_table(path)
+        if limit is None:
+            writer = await table.new_append_writer()
+            ids = pa.array(range(1200), pa.int64())
+            await writer.write_arrow_batch(pa.record_batch([ids, pa.array(["r"] * 1200)], schema=SCHEMA)).wait()
+        scanner = await table.new_scan().create_log_scanner()
+        scanner.subscribe(bucket_id=0, start_offset=fluss.EARLIEST_OFFSET)
+        got = []
+        for _ in sizes:
+            records = scanner.poll(timeout_ms=5000)
+            got.append(records)
+        assert [len(r) for r in got] == sizes
+        assert [r.offset for batch in got for r in batch] == list(range(1200))  # in order, nothing lost
+        assert scanner.poll(timeout_ms=200) == []
+        # The batch scanner returns whole fetches.
+        bs = await table.new_scan().create_batch_scanner()
+        bs.subscribe(bucket_id=0, start_offset=fluss.EARLIEST_OFFSET)
+        assert bs.poll_arrow(timeout_ms=5000).num_rows == 1200
+        conn.close()

@@ -166,6 +166,12 @@ Result<ClientOptions> ParseClientOptions(const std::map<std::string, std::string
       {"client.scanner.log.fetch.max-bytes-for-bucket", size_into(&o.fetch_max_bytes_for_bucket, kInt32Max)},
       {"client.scanner.log.fetch.min-bytes", min_bytes},
       {"client.scanner.log.fetch.wait-max-time", duration_into(&o.fetch_wait_max_time_ms)},
+      {"client.scanner.log.max-poll-records", [&](const std::string& k, const std::string& v) {
+         int64_t n;
+         FLUSS_RETURN_NOT_OK(ParseInt(k, v, 1, std::numeric_limits<int32_t>::max(), &n));
+         o.max_poll_records = static_cast<int32_t>(n);
+         return Status::OK();
+       }},
       {"client.request-timeout", duration_into(&o.request_timeout_ms)},
       {"client.connect-timeout", duration_into(&o.connect_timeout_ms)},
   };

@@ -126,20 +126,53 @@ std::vector<ScanBatch> LogScannerImpl::TakeBufferedLocked() {
   return out;
 }
 
-void LogScannerImpl::PollAsync(int64_t timeout_ms, Callback<std::vector<ScanBatch>> done) {
+void LogScannerImpl::PollAsync(int64_t timeout_ms, int64_t max_records, Callback<std::vector<ScanBatch>> done) {
   if (timeout_ms < 0) return done(Status::InvalidArgument("poll: timeout_ms must be >= 0, got " + std::to_string(timeout_ms)));
   auto self = shared_from_this();
-  RunExclusive([self, timeout_ms, done = std::move(done)]() mutable {
+  RunExclusive([self, timeout_ms, max_records, done = std::move(done)]() mutable {
     self->wakeup_ = false;
     self->conn_->Spawn<std::vector<ScanBatch>>(
-        [](std::shared_ptr<LogScannerImpl> s, int64_t t) -> asio::awaitable<Result<std::vector<ScanBatch>>> {
-          co_return co_await s->Poll(t);
-        }(self, timeout_ms),
+        [](std::shared_ptr<LogScannerImpl> s, int64_t t, int64_t max) -> asio::awaitable<Result<std::vector<ScanBatch>>> {
+          auto r = co_await s->Poll(t);
+          if (r.ok() && max > 0) s->Cap(&*r, max);
+          co_return r;
+        }(self, timeout_ms, max_records),
         [self, done = std::move(done)](Result<std::vector<ScanBatch>> r) {
           done(std::move(r));  // before End: `done` may Requeue ahead of the next poll
           self->End();
         });
   });
+}
+
+void LogScannerImpl::Cap(std::vector<ScanBatch>* batches, int64_t max_records) {
+  int64_t rows = 0;
+  size_t i = 0;
+  for (; i < batches->size(); ++i) {
+    const int64_t n = (*batches)[i].batch->num_rows();
+    if (rows + n > max_records) break;
+    rows += n;
+  }
+  if (i == batches->size()) return;
+  std::vector<ScanBatch> rest;
+  ScanBatch& cut = (*batches)[i];
+  const int64_t keep = max_records - rows;
+  if (keep > 0) {
+    // Split the batch: its first `keep` rows go now, the others wait.
+    ScanBatch tail = cut;
+    tail.batch = cut.batch->Slice(keep);
+    tail.base_offset = cut.base_offset + keep;
+    if (!cut.change_types.empty()) {
+      tail.change_types.assign(cut.change_types.begin() + keep, cut.change_types.end());
+      cut.change_types.resize(static_cast<size_t>(keep));
+    }
+    cut.batch = cut.batch->Slice(0, keep);
+    cut.last_offset = cut.base_offset + keep - 1;
+    rest.push_back(std::move(tail));
+    ++i;
+  }
+  for (size_t j = i; j < batches->size(); ++j) rest.push_back(std::move((*batches)[j]));
+  batches->resize(i);
+  Requeue(std::move(rest));
 }
 
 void LogScannerImpl::ToArrowAsync(Callback<std::shared_ptr<arrow::Table>> done) {

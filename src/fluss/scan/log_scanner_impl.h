@@ -29,7 +29,10 @@ class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<Lo
 
   Status Subscribe(int32_t bucket, int64_t start_offset) override;
   Status Unsubscribe(int32_t bucket) override;
-  void PollAsync(int64_t timeout_ms, Callback<std::vector<ScanBatch>> done) override;
+  void PollAsync(int64_t timeout_ms, Callback<std::vector<ScanBatch>> done) override {
+    PollAsync(timeout_ms, 0, std::move(done));
+  }
+  void PollAsync(int64_t timeout_ms, int64_t max_records, Callback<std::vector<ScanBatch>> done) override;
   void Requeue(std::vector<ScanBatch> batches) override;
   void Wakeup() override { wakeup_ = true; }
   void ToArrowAsync(Callback<std::shared_ptr<arrow::Table>> done) override;
@@ -65,6 +68,9 @@ class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<Lo
   /// Ends the running operation and starts the next waiting one.
   void End();
   asio::awaitable<Result<std::vector<ScanBatch>>> Poll(int64_t timeout_ms);
+  /// Keeps the first `max_records` records of `batches` (slicing one batch if needed) and puts
+  /// the rest back in front of the buffer.
+  void Cap(std::vector<ScanBatch>* batches, int64_t max_records);
   asio::awaitable<Result<std::shared_ptr<arrow::Table>>> ReadToEnd();
   /// Resolves kEarliestOffset / kLatestOffset subscriptions with ListOffsets.
   asio::awaitable<Status> ResolvePositions();
