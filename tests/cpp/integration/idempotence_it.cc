@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <future>
+#include <thread>
 
 #include "fluss/client.h"
 #include "fluss/client/connection_impl.h"
@@ -82,7 +83,15 @@ class IdempotenceIT : public ::testing::Test {
     auto* b = req.add_buckets_req();
     b->set_bucket_id(0);
     b->set_records(batch->data(), static_cast<size_t>(batch->size()));
-    return RunOnIo<proto::ProduceLogResponse>(raw_, raw_->Call<proto::ProduceLogResponse>(Leader(), ApiKey::PRODUCE_LOG, req));
+    // Right after create the leader may not serve the bucket yet: retry retriable errors
+    // (NOT_LEADER_OR_FOLLOWER and the like) for a while, as the writer does.
+    for (int attempt = 0;; ++attempt) {
+      auto r = RunOnIo<proto::ProduceLogResponse>(raw_, raw_->Call<proto::ProduceLogResponse>(Leader(), ApiKey::PRODUCE_LOG, req));
+      if (!r.ok() || !r->buckets_resp(0).has_error_code() || attempt >= 100 ||
+          !protocol::IsRetriableError(r->buckets_resp(0).error_code()))
+        return r;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
   }
 
   /// Every batch header of bucket 0 from offset 0.
@@ -128,6 +137,10 @@ class IdempotenceIT : public ::testing::Test {
     p->set_database_name(path_.database_name);
     p->set_table_name(path_.table_name);
     auto r = RunOnIo<proto::InitWriterResponse>(raw_, raw_->Call<proto::InitWriterResponse>(Leader(), ApiKey::INIT_WRITER, req));
+    for (int attempt = 0; !r.ok() && r.status().IsRetriable() && attempt < 100; ++attempt) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      r = RunOnIo<proto::InitWriterResponse>(raw_, raw_->Call<proto::InitWriterResponse>(Leader(), ApiKey::INIT_WRITER, req));
+    }
     EXPECT_TRUE(r.ok()) << r.status().ToString();
     return r.ok() ? r->writer_id() : -1;
   }
