@@ -245,7 +245,6 @@ void ServerConnection::OnFrame(std::shared_ptr<std::string> frame) {
   auto it = pending_.find(decoded->request_id);
   if (it == pending_.end()) return;  // timed out already
   auto done = std::move(it->second.done);
-  const ApiKey key = it->second.key;
   if (it->second.timer) it->second.timer->cancel();
   pending_.erase(it);
   if (decoded->type == protocol::ResponseType::kError) {
@@ -257,7 +256,6 @@ void ServerConnection::OnFrame(std::shared_ptr<std::string> frame) {
     std::string msg = err.has_error_message() ? protocol::ServerMessage(err.error_code(), err.error_message())
                                               : std::string(ErrorName(err.error_code()));
     done(Status::Server(err.error_code(), msg));
-    (void)key;
     return;
   }
   ResponseBody body;
