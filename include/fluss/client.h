@@ -127,6 +127,10 @@ class Admin {
   /// DropPartition. Fails with PARTITION_NOT_EXISTS (36) unless ignore_if_not_exists.
   void DropPartitionAsync(const TablePath& path, const std::map<std::string, std::string>& spec,
                           bool ignore_if_not_exists, StatusCallback done);
+  /// The tablet server leading each bucket of a non-partitioned table (bucket id -> tablet
+  /// server id), from a metadata refresh at the coordinator. Buckets without a live leader
+  /// are absent. Fails with TABLE_NOT_EXIST (7).
+  void ListBucketLeadersAsync(const TablePath& path, Callback<std::map<int32_t, int32_t>> done);
   /// Partitions of a partitioned table, in the server's order.
   void ListPartitionInfosAsync(const TablePath& path, Callback<std::vector<PartitionInfo>> done);
 
@@ -246,6 +250,10 @@ class LogScanner {
   /// call starts, and returns the records as one table (the scanner's projected schema; an empty
   /// table at once when there is nothing to read). Advances the positions.
   virtual void ToArrowAsync(Callback<std::shared_ptr<arrow::Table>> done) = 0;
+  /// The bounded read of ToArrowAsync, as the batches it read (bucket and offsets kept), so a
+  /// caller that cannot deliver them can Requeue them. On failure, nothing read is lost: the
+  /// positions are left where the undelivered records start.
+  virtual void ReadBatchesAsync(Callback<std::vector<ScanBatch>> done) = 0;
   /// The schema of what this scanner returns (after projection).
   virtual const std::shared_ptr<arrow::Schema>& schema() const = 0;
 };

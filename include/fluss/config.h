@@ -34,6 +34,12 @@ struct ClientOptions {
   /// "client.writer.buffer.wait-timeout": how long an append waits for buffer memory.
   /// Default: without limit (kMaxDurationMs), as the Java client.
   int64_t writer_buffer_wait_timeout_ms = kMaxDurationMs;
+  /// "client.writer.delivery-timeout": how long a batch may take from its first row to its
+  /// acknowledgement, retries included (Kafka's delivery.timeout.ms model). Until then a batch
+  /// is retried (writer.retries permitting) across leader changes, timeouts and reconnects;
+  /// then it fails with kTimeout (a write sent at least once may still have been stored, and the
+  /// error says so). Default 120 s.
+  int64_t writer_delivery_timeout_ms = 120000;
   /// "client.writer.enable-idempotence": writer id + batch sequences, so a retried batch is
   /// never written twice. Default true; needs acks "all" and retries > 0: when acks or retries
   /// say otherwise it is off unless set to true explicitly (then parsing fails).

@@ -64,6 +64,13 @@ class Status {
   static Status Server(int32_t error_code, std::string msg) {
     return Status(StatusCode::kServer, error_code, std::move(msg));
   }
+  /// A server-side error that is retriable whatever its code says: the server reported a
+  /// transient state (e.g. a coordinator still starting) through UNKNOWN_SERVER_ERROR (-1).
+  static Status ServerTransient(int32_t error_code, std::string msg) {
+    Status st(StatusCode::kServer, error_code, std::move(msg));
+    st.transient_ = true;
+    return st;
+  }
 
   bool ok() const { return code_ == StatusCode::kOk; }
   StatusCode code() const { return code_; }
@@ -71,7 +78,7 @@ class Status {
   int32_t error_code() const { return error_code_; }
   const std::string& message() const { return message_; }
   /// True when retrying the same call may succeed (the server's RetriableException family,
-  /// connection loss and timeouts).
+  /// connection loss, timeouts, and transient server states reported as ServerTransient).
   bool IsRetriable() const;
   /// "NAME (code): message", e.g. "TABLE_NOT_EXIST (7): table fluss.t does not exist".
   std::string ToString() const;
@@ -82,6 +89,7 @@ class Status {
   StatusCode code_ = StatusCode::kOk;
   int32_t error_code_ = 0;
   std::string message_;
+  bool transient_ = false;
 };
 
 /// A value or an error Status.

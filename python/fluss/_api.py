@@ -506,6 +506,17 @@ class FlussAdmin:
         await self._n.drop_partition(p.database_name, p.table_name, {str(k): str(v) for k, v in partition_spec.items()},
                                      bool(ignore_if_not_exists))
 
+    async def _bucket_leaders(self, table_path: TablePath) -> Dict[int, int]:
+        """``{bucket_id: tablet_server_id}`` of a non-partitioned table, from a metadata refresh at
+        the coordinator (buckets without a live leader are absent). Internal: for tests and
+        diagnostics.
+
+        Raises:
+            FlussError: TABLE_NOT_EXIST (7) for an unknown table.
+        """
+        p = _check_path(table_path)
+        return await self._n.bucket_leaders(p.database_name, p.table_name)
+
     async def list_partition_infos(self, table_path: TablePath) -> List["PartitionInfo"]:
         """The partitions of a partitioned table."""
         p = _check_path(table_path)
@@ -833,12 +844,15 @@ class LogScanner:
 
     async def _poll_async(self, timeout_ms: int):
         timeout_ms = self._check_timeout(timeout_ms)
-        # A cancelled earlier poll hands its batches back when its result arrives: wait for
-        # that first, so records keep their order.
+        return await self._await_read(self._n.poll_async, timeout_ms, self._max_records)
+
+    async def _await_read(self, start, *args):
+        # A cancelled earlier poll or read hands its batches back when its result arrives:
+        # wait for that first, so records keep their order.
         prev = self._prev_settled
         if prev is not None and not prev.done():
             await asyncio.shield(prev)
-        fut = self._n.poll_async(timeout_ms, self._max_records)
+        fut = start(*args)
         self._prev_settled = getattr(fut, "_fluss_settled", None)
         try:
             return await fut
@@ -896,15 +910,17 @@ class LogScanner:
         """Reads every subscribed bucket up to its high watermark at call time and returns a
         ``pyarrow.Table`` (empty, with the scanner's schema, when there is nothing to read).
         Blocks with the GIL released; Ctrl-C interrupts it."""
-        return _table_from_capsule(self._n.to_arrow_blocking())
+        return _table_from_capsule(self._n.table_capsule(self._n.to_arrow_blocking()))
 
     def to_pandas(self):
         """``to_arrow().to_pandas()``."""
         return self.to_arrow().to_pandas()
 
     async def to_arrow_async(self) -> pa.Table:
-        """Awaitable twin of ``to_arrow`` that never blocks the event loop."""
-        return _table_from_capsule(await self._n.to_arrow_async())
+        """Awaitable twin of ``to_arrow`` that never blocks the event loop. Cancelling the await
+        loses nothing: what the read fetched goes back to the scanner, and the next read or
+        poll returns it."""
+        return _table_from_capsule(self._n.table_capsule(await self._await_read(self._n.to_arrow_async)))
 
     async def to_pandas_async(self):
         """Awaitable twin of ``to_pandas``."""

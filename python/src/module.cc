@@ -200,12 +200,13 @@ struct PyScanner {
   nb::object Schema() const { return ExportSchemaCapsule(*scanner->schema()); }
   void Requeue(PyPolled& polled) { scanner->Requeue(std::move(polled.batches)); }
 
-  /// Blocking poll (GIL released). Ctrl-C raises KeyboardInterrupt within 100 ms; batches the
-  /// abandoned poll still fetches are requeued for the next poll.
-  PyPolled PollBlocking(int64_t timeout_ms, int64_t max_records) {
+  /// Runs a read started by `start(callback)` and blocks (GIL released) until it delivers.
+  /// Ctrl-C raises KeyboardInterrupt within 100 ms; the batches the abandoned read still
+  /// delivers are requeued for the next poll or read, so nothing is lost.
+  std::vector<ScanBatch> BlockingRead(const std::function<void(Callback<std::vector<ScanBatch>>)>& start) {
     auto state = std::make_shared<PollState>();
     auto s = scanner;
-    scanner->PollAsync(timeout_ms, max_records, [state, s](Result<std::vector<ScanBatch>> r) {
+    start([state, s](Result<std::vector<ScanBatch>> r) {
       std::lock_guard<std::mutex> lock(state->mu);
       if (state->abandoned) {
         if (r.ok()) s->Requeue(std::move(*r));
@@ -233,43 +234,64 @@ struct PyScanner {
         throw;
       }
     }
-    return PyPolled{ValueOrThrow(std::move(*state->result))};
+    return ValueOrThrow(std::move(*state->result));
   }
 
-  /// Awaitable poll; if the awaiting task is cancelled after the fetch completed, the batches
-  /// go back to the scanner for the next poll.
-  nb::object PollAsync(int64_t timeout_ms, int64_t max_records) {
+  /// Blocking poll (GIL released, Ctrl-C answered without losing batches).
+  PyPolled PollBlocking(int64_t timeout_ms, int64_t max_records) {
     auto s = scanner;
-    auto start = nb::cpp_function([s, timeout_ms, max_records](nb::object done) {
-      s->PollAsync(timeout_ms, max_records, MakeCallback<std::vector<ScanBatch>>(std::move(done), [](std::vector<ScanBatch> v) {
+    return PyPolled{BlockingRead([s, timeout_ms, max_records](Callback<std::vector<ScanBatch>> cb) {
+      s->PollAsync(timeout_ms, max_records, std::move(cb));
+    })};
+  }
+
+  /// Awaitable read started by `start`; if the awaiting task is cancelled after the read
+  /// completed, its batches go back to the scanner for the next poll or read.
+  nb::object AwaitRead(std::function<void(Callback<std::vector<ScanBatch>>)> start_read, bool wake_on_cancel) {
+    auto s = scanner;
+    auto start = nb::cpp_function([start_read](nb::object done) {
+      start_read(MakeCallback<std::vector<ScanBatch>>(std::move(done), [](std::vector<ScanBatch> v) {
         return nb::cast(PyPolled{std::move(v)});
       }));
     });
     auto lost = nb::cpp_function([s](PyPolled& p) { s->Requeue(std::move(p.batches)); });
     nb::object fut = FutureFactory()(start, lost);
-    // A cancelled await ends the native poll early (its batches come back through `lost`).
-    fut.attr("add_done_callback")(nb::cpp_function([s](nb::handle f) {
-      if (nb::cast<bool>(f.attr("cancelled")())) s->Wakeup();
-    }));
+    if (wake_on_cancel) {
+      // A cancelled await ends the native poll early (its batches come back through `lost`).
+      fut.attr("add_done_callback")(nb::cpp_function([s](nb::handle f) {
+        if (nb::cast<bool>(f.attr("cancelled")())) s->Wakeup();
+      }));
+    }
     return fut;
   }
 
-  /// Blocking read to the end (GIL released, Ctrl-C answered); returns an
-  /// "arrow_array_stream" capsule.
-  nb::object ToArrowBlocking() {
-    auto p = std::make_shared<std::promise<Result<std::shared_ptr<arrow::Table>>>>();
-    auto f = p->get_future();
-    scanner->ToArrowAsync([p](Result<std::shared_ptr<arrow::Table>> r) { p->set_value(std::move(r)); });
-    auto table = ValueOrThrow(WaitInterruptible(f));
-    return ExportTableCapsule(table);
+  nb::object PollAsync(int64_t timeout_ms, int64_t max_records) {
+    auto s = scanner;
+    return AwaitRead([s, timeout_ms, max_records](Callback<std::vector<ScanBatch>> cb) {
+      s->PollAsync(timeout_ms, max_records, std::move(cb));
+    }, true);
   }
 
+  /// Blocking read to the end (GIL released, Ctrl-C answered without losing what was read).
+  PyPolled ToArrowBlocking() {
+    auto s = scanner;
+    return PyPolled{BlockingRead([s](Callback<std::vector<ScanBatch>> cb) { s->ReadBatchesAsync(std::move(cb)); })};
+  }
+
+  /// Awaitable read to the end; a cancelled await hands what was read back to the scanner.
   nb::object ToArrowAsync() {
     auto s = scanner;
-    return Awaitable([s](nb::object done) {
-      s->ToArrowAsync(MakeCallback<std::shared_ptr<arrow::Table>>(
-          std::move(done), [](std::shared_ptr<arrow::Table> t) { return ExportTableCapsule(t); }));
-    });
+    return AwaitRead([s](Callback<std::vector<ScanBatch>> cb) { s->ReadBatchesAsync(std::move(cb)); }, false);
+  }
+
+  /// The batches of a read as one "arrow_array_stream" capsule with the scanner's schema.
+  nb::object TableCapsule(PyPolled& polled) {
+    std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
+    batches.reserve(polled.batches.size());
+    for (auto& b : polled.batches) batches.push_back(b.batch);
+    auto table = arrow::Table::FromRecordBatches(scanner->schema(), batches);
+    if (!table.ok()) ThrowIfError(Status::Internal("assembling the result table: " + table.status().ToString()));
+    return ExportTableCapsule(*table);
   }
 };
 
@@ -421,6 +443,15 @@ struct PyAdmin {
                               std::move(done), [](std::map<int32_t, int64_t> m) { return nb::cast(m); }));
     });
   }
+
+  nb::object BucketLeaders(std::string db, std::string table) {
+    auto a = admin;
+    TablePath path = MakePath(db, table);
+    return Awaitable([a, path](nb::object done) {
+      a->ListBucketLeadersAsync(path, MakeCallback<std::map<int32_t, int32_t>>(
+                                          std::move(done), [](std::map<int32_t, int32_t> m) { return nb::cast(m); }));
+    });
+  }
 };
 
 struct PyConnection {
@@ -522,7 +553,8 @@ NB_MODULE(_fluss, m) {
       .def("poll_blocking", &PyScanner::PollBlocking, "timeout_ms"_a, "max_records"_a)
       .def("poll_async", &PyScanner::PollAsync, "timeout_ms"_a, "max_records"_a)
       .def("to_arrow_blocking", &PyScanner::ToArrowBlocking)
-      .def("to_arrow_async", &PyScanner::ToArrowAsync);
+      .def("to_arrow_async", &PyScanner::ToArrowAsync)
+      .def("table_capsule", &PyScanner::TableCapsule, "polled"_a);
 
   nb::class_<PyTable>(m, "_Table")
       .def("info", &PyTable::Info)
@@ -548,7 +580,8 @@ NB_MODULE(_fluss, m) {
            "bucket_ids"_a, "offset_type"_a, "timestamp"_a.none())
       .def("create_partition", &PyAdmin::CreatePartition)
       .def("drop_partition", &PyAdmin::DropPartition)
-      .def("list_partition_infos", &PyAdmin::ListPartitionInfos);
+      .def("list_partition_infos", &PyAdmin::ListPartitionInfos)
+      .def("bucket_leaders", &PyAdmin::BucketLeaders, "database"_a, "table"_a);
 
   nb::class_<PyConnection>(m, "_Connection")
       .def_static("connect", &PyConnection::Connect)

@@ -72,6 +72,13 @@ async def test_writes_to_a_dropped_table_fail_promptly(conn, admin, database):
         await w.append([2, "b", False]).wait()
     assert time.monotonic() - t0 < 10
     # 0.9.1 tablet servers answer a produce to a dropped table with UNKNOWN_SERVER_ERROR (-1)
-    # "Failed to get tables"; the metadata path says TABLE_NOT_EXIST (7).
-    assert e.value.error_code in (7, 21, -1), e.value.message
+    # "Failed to get tables"; the client reports it as TABLE_NOT_EXIST (7), as the metadata
+    # path does.
+    assert e.value.error_code == 7, e.value.message
+    assert not e.value.is_retriable()
     assert "dropped" in e.value.message and "stack trace" not in e.value.message.split("(server")[0]
+    # The next flush reports the failed write (and only once).
+    with pytest.raises(fluss.FlussError) as f:
+        await w.flush()
+    assert f.value.error_code == 7 and "1 row(s) in 1 batch(es)" in f.value.message, f.value.message
+    await w.flush()

@@ -170,6 +170,17 @@ void Admin::ListOffsetsAsync(const TablePath& path, std::vector<int32_t> bucket_
       std::move(done));
 }
 
+void Admin::ListBucketLeadersAsync(const TablePath& path, Callback<std::map<int32_t, int32_t>> done) {
+  impl_->Spawn<std::map<int32_t, int32_t>>(
+      [](std::shared_ptr<ConnectionImpl> c, TablePath p) -> asio::awaitable<Result<std::map<int32_t, int32_t>>> {
+        const std::vector<TablePath> tables{p};
+        Status st = co_await c->RefreshMetadata(tables);
+        if (!st.ok()) co_return st.WithContext("table " + p.ToString());
+        co_return c->metadata().Leaders(p);
+      }(impl_, path),
+      std::move(done));
+}
+
 void Admin::ListPartitionOffsetsAsync(const TablePath& path, const std::string& partition_name,
                                       std::vector<int32_t> bucket_ids, OffsetType type,
                                       std::optional<int64_t> timestamp_ms, Callback<std::map<int32_t, int64_t>> done) {

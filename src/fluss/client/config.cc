@@ -161,6 +161,7 @@ Result<ClientOptions> ParseClientOptions(const std::map<std::string, std::string
       {"client.writer.batch-timeout", duration_into(&o.writer_batch_timeout_ms)},
       {"client.writer.buffer.memory-size", size_into(&o.writer_buffer_memory_size, INT64_MAX / 4)},
       {"client.writer.buffer.wait-timeout", duration_into(&o.writer_buffer_wait_timeout_ms)},
+      {"client.writer.delivery-timeout", duration_into(&o.writer_delivery_timeout_ms)},
       {"client.writer.enable-idempotence", idempotence},
       {"client.scanner.log.fetch.max-bytes", size_into(&o.fetch_max_bytes, kInt32Max)},
       {"client.scanner.log.fetch.max-bytes-for-bucket", size_into(&o.fetch_max_bytes_for_bucket, kInt32Max)},
@@ -188,6 +189,8 @@ Result<ClientOptions> ParseClientOptions(const std::map<std::string, std::string
     o.writer_enable_idempotence = false;
   }
   if (o.request_timeout_ms <= 0) return Status::InvalidArgument("config 'client.request-timeout' must be positive");
+  if (o.writer_delivery_timeout_ms <= 0)
+    return Status::InvalidArgument("config 'client.writer.delivery-timeout' must be positive");
   if (o.connect_timeout_ms <= 0) return Status::InvalidArgument("config 'client.connect-timeout' must be positive");
   return o;
 }

@@ -56,7 +56,10 @@ Result<std::shared_ptr<ConnectionImpl>> ConnectionImpl::Create(const std::map<st
   impl->bootstrap_ = std::move(bootstrap);
   // The thread keeps the core alive until it stops, so the core is never destroyed while its
   // io_context runs (a callback may drop the last user reference).
-  impl->thread_ = std::thread([impl] { impl->io_.run(); });
+  impl->thread_ = std::thread([impl] {
+    impl->io_.run();
+    impl->io_done_.set_value();
+  });
   return impl;
 }
 
@@ -131,19 +134,40 @@ Status ConnectionImpl::Close() {
     if (first.ok() && !s.ok()) first = s;
   }
   closed_ = true;
-  // Fail whatever is left, then close sockets on the I/O thread and stop it.
+  // Fail whatever is left, close the sockets and cancel every timer on the I/O thread. Then
+  // let the I/O thread run out of work instead of stopping it: every operation still running
+  // ends at once (its requests fail with kClosed, its sleeps return), so no coroutine frame is
+  // left holding the connection core (which would never be freed, with its resolver thread
+  // and file descriptors).
   std::promise<void> stopped;
   asio::post(io_, [this, &live, &stopped] {
     for (auto& f : live) f->Abort(Status::Closed("the connection was closed before the write was acknowledged"));
     for (auto& [k, c] : connections_) c->Close();
     connections_.clear();
+    for (auto& w : timers_)
+      if (auto t = w.lock()) t->cancel();
+    timers_.clear();
     stopped.set_value();
   });
   stopped.get_future().wait();
   work_.reset();
-  io_.stop();
+  // Bounded: a stuck operation (a bug) must not hang the caller; then stop the loop instead.
+  if (io_done_.get_future().wait_for(std::chrono::seconds(10)) != std::future_status::ready) io_.stop();
   if (thread_.joinable()) thread_.join();
+  // Run what was posted after the loop ended (e.g. by a writer racing with Close): each sees
+  // the closed connection and ends, releasing what it holds.
+  io_.restart();
+  io_.poll();
   return first;
+}
+
+std::shared_ptr<asio::steady_timer> ConnectionImpl::NewTimer() {
+  auto t = std::make_shared<asio::steady_timer>(io_);
+  if (timers_.size() >= 64) {
+    std::erase_if(timers_, [](const std::weak_ptr<asio::steady_timer>& w) { return w.expired(); });
+  }
+  timers_.push_back(t);
+  return t;
 }
 
 std::shared_ptr<net::ServerConnection> ConnectionImpl::GetConnection(const std::string& key,
@@ -155,6 +179,10 @@ std::shared_ptr<net::ServerConnection> ConnectionImpl::GetConnection(const std::
     it->second->Close();
   }
   auto conn = std::make_shared<net::ServerConnection>(io_, ep, options_.connect_timeout_ms, options_.request_timeout_ms);
+  if (closed()) {
+    conn->Close();  // closing: requests on it fail at once with kClosed
+    return conn;
+  }
   connections_[key] = conn;
   return conn;
 }
@@ -201,10 +229,11 @@ asio::awaitable<Result<net::ResponseBody>> ConnectionImpl::SendFrame(std::shared
 }
 
 asio::awaitable<void> ConnectionImpl::Sleep(std::chrono::milliseconds d) {
-  asio::steady_timer t(io_);
-  t.expires_after(d);
+  if (closed()) co_return;
+  auto t = NewTimer();
+  t->expires_after(d);
   asio::error_code ec;  // cancellation on shutdown is not an error here
-  co_await t.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+  co_await t->async_wait(asio::redirect_error(asio::use_awaitable, ec));
 }
 
 asio::awaitable<Status> ConnectionImpl::Bootstrap() {
@@ -214,6 +243,7 @@ asio::awaitable<Status> ConnectionImpl::Bootstrap() {
   const auto deadline = Clock::now() + std::chrono::milliseconds(options_.request_timeout_ms);
   int attempt = 0;
   while (true) {
+    if (closed()) co_return Status::Closed("the connection is closed");
     for (size_t i = 0; i < bootstrap_.size(); ++i) {
       auto conn = GetConnection("bootstrap-" + std::to_string(i), bootstrap_[i]);
       proto::MetadataRequest req;
@@ -272,6 +302,7 @@ asio::awaitable<Status> ConnectionImpl::WaitForLeaders(const TablePath& path, in
                                                        Clock::time_point deadline) {
   int attempt = 0;
   while (true) {
+    if (closed()) co_return Status::Closed("the connection is closed");
     bool all = metadata_.HasTable(path);
     for (int32_t b = 0; all && b < num_buckets; ++b) all = metadata_.Leader(path, b).has_value();
     if (all) co_return Status::OK();
@@ -350,6 +381,7 @@ asio::awaitable<Result<std::map<int32_t, int64_t>>> ConnectionImpl::ListOffsets(
   std::vector<int32_t> todo = std::move(buckets);
   int attempt = 0;
   while (!todo.empty()) {
+    if (closed()) co_return Status::Closed("the connection is closed");
     // Leaders of the buckets asked for: the table's, or the partition's.
     std::map<int32_t, int32_t> leaders;
     std::optional<int64_t> partition_id;
@@ -359,6 +391,12 @@ asio::awaitable<Result<std::map<int32_t, int64_t>>> ConnectionImpl::ListOffsets(
       partition_id = pl->first;
       leaders = std::move(pl->second);
     } else {
+      // Always ask the coordinator for the current leaders first: a cached leader may have
+      // lost its leadership and, still hosting a replica, would answer with its own lagging
+      // high watermark (protocol-rpc.md section 8).
+      const std::vector<TablePath> tables{path};
+      Status refreshed = co_await RefreshMetadata(tables);
+      if (!refreshed.ok() && !refreshed.IsRetriable()) co_return refreshed.WithContext("list offsets of " + where);
       Status st = co_await WaitForLeaders(path, table.num_buckets, deadline);
       if (!st.ok()) co_return st;
       for (int32_t b : todo) leaders[b] = *metadata_.Leader(path, b);
@@ -391,8 +429,8 @@ asio::awaitable<Result<std::map<int32_t, int64_t>>> ConnectionImpl::ListOffsets(
       }
       for (const auto& r : resp->buckets_resp()) {
         if (r.has_error_code()) {
-          Status e = Status::Server(r.error_code(), "table " + where + " bucket " + std::to_string(r.bucket_id()) +
-                                                        ": " + r.error_message());
+          Status e = protocol::ServerError(r.error_code(), r.error_message(),
+                                           "table " + where + " bucket " + std::to_string(r.bucket_id()));
           if (!e.IsRetriable()) co_return e;
           last = e;
           retry.push_back(r.bucket_id());

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -94,8 +95,11 @@ class ConnectionImpl : public std::enable_shared_from_this<ConnectionImpl> {
   /// Sends a frame in pieces (record batches borrowed, not copied).
   asio::awaitable<Result<net::ResponseBody>> SendFrame(std::shared_ptr<net::ServerConnection> conn,
                                                        protocol::ApiKey key, net::OutgoingFrame frame);
-  /// Sleeps on the I/O thread.
+  /// Sleeps on the I/O thread; returns at once when the connection is closing.
   asio::awaitable<void> Sleep(std::chrono::milliseconds d);
+  /// A timer on the I/O thread that Close cancels, so no wait outlives the connection
+  /// (I/O thread only).
+  std::shared_ptr<asio::steady_timer> NewTimer();
 
  private:
   explicit ConnectionImpl(ClientOptions options);
@@ -112,6 +116,8 @@ class ConnectionImpl : public std::enable_shared_from_this<ConnectionImpl> {
   std::map<std::string, std::shared_ptr<net::ServerConnection>> connections_;
   std::mutex flushables_mu_;
   std::vector<std::weak_ptr<Flushable>> flushables_;
+  std::vector<std::weak_ptr<asio::steady_timer>> timers_;  // I/O thread: cancelled by Close
+  std::promise<void> io_done_;                              // set when the I/O thread's run ends
 };
 
 // ---- templates ----

@@ -33,4 +33,13 @@ std::optional<int32_t> MetadataCache::Leader(const TablePath& path, int32_t buck
   return b->second;
 }
 
+std::map<int32_t, int32_t> MetadataCache::Leaders(const TablePath& path) const {
+  std::map<int32_t, int32_t> out;
+  auto it = tables_.find(path.ToString());
+  if (it == tables_.end()) return out;
+  for (const auto& [bucket, node] : it->second.leaders)
+    if (tablet_servers_.count(node)) out[bucket] = node;
+  return out;
+}
+
 }  // namespace fluss::client

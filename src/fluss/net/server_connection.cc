@@ -253,9 +253,7 @@ void ServerConnection::OnFrame(std::shared_ptr<std::string> frame) {
       done(Status::Protocol("malformed ErrorResponse from " + endpoint_.ToString()));
       return;
     }
-    std::string msg = err.has_error_message() ? protocol::ServerMessage(err.error_code(), err.error_message())
-                                              : std::string(ErrorName(err.error_code()));
-    done(Status::Server(err.error_code(), msg));
+    done(protocol::ServerError(err.error_code(), err.has_error_message() ? err.error_message() : std::string()));
     return;
   }
   ResponseBody body;
@@ -270,6 +268,7 @@ void ServerConnection::Fail(const Status& st) {
   asio::error_code ec;
   socket_.close(ec);
   connect_timer_.cancel();
+  resolver_.cancel();
   if (state_ != State::kClosed) state_ = State::kDisconnected;
   write_queue_.clear();
   writing_ = false;

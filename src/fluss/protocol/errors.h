@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string>
 
+#include "fluss/status.h"
+
 namespace fluss::protocol {
 
 enum ErrorCode : int32_t {
@@ -44,6 +46,13 @@ enum ErrorCode : int32_t {
 /// The server's error message as shown to users: for UNKNOWN_SERVER_ERROR (-1) the server
 /// sends a Java stack trace; only its first line is kept.
 std::string ServerMessage(int32_t code, const std::string& message);
+
+/// A server error as a Status, `context` (e.g. "table db.t bucket 2") prefixed to the message.
+/// UNKNOWN_SERVER_ERROR (-1) is refined from the Java exception text the server sends along
+/// (0.9.1 reports some well-defined states only that way): a missing table becomes
+/// TABLE_NOT_EXIST (7), and a server still starting (its coordinator event processor not
+/// initialized yet) a retriable error (Status::ServerTransient).
+Status ServerError(int32_t code, const std::string& message, const std::string& context = "");
 
 /// Name of the code as in the Java `Errors` enum, "UNKNOWN" if not known.
 const char* ErrorCodeName(int32_t code);

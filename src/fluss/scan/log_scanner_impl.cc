@@ -175,17 +175,30 @@ void LogScannerImpl::Cap(std::vector<ScanBatch>* batches, int64_t max_records) {
   Requeue(std::move(rest));
 }
 
-void LogScannerImpl::ToArrowAsync(Callback<std::shared_ptr<arrow::Table>> done) {
+void LogScannerImpl::ReadBatchesAsync(Callback<std::vector<ScanBatch>> done) {
   auto self = shared_from_this();
   RunExclusive([self, done = std::move(done)]() mutable {
-    self->conn_->Spawn<std::shared_ptr<arrow::Table>>(
-        [](std::shared_ptr<LogScannerImpl> s) -> asio::awaitable<Result<std::shared_ptr<arrow::Table>>> {
+    self->conn_->Spawn<std::vector<ScanBatch>>(
+        [](std::shared_ptr<LogScannerImpl> s) -> asio::awaitable<Result<std::vector<ScanBatch>>> {
           co_return co_await s->ReadToEnd();
         }(self),
-        [self, done = std::move(done)](Result<std::shared_ptr<arrow::Table>> r) {
-          done(std::move(r));
+        [self, done = std::move(done)](Result<std::vector<ScanBatch>> r) {
+          done(std::move(r));  // before End: `done` may Requeue ahead of the next read
           self->End();
         });
+  });
+}
+
+void LogScannerImpl::ToArrowAsync(Callback<std::shared_ptr<arrow::Table>> done) {
+  auto schema = out_schema_;
+  ReadBatchesAsync([schema, done = std::move(done)](Result<std::vector<ScanBatch>> r) {
+    if (!r.ok()) return done(r.status());
+    std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
+    batches.reserve(r->size());
+    for (auto& b : *r) batches.push_back(std::move(b.batch));
+    auto table = arrow::Table::FromRecordBatches(schema, batches);
+    if (!table.ok()) return done(Status::Internal("assembling the result table: " + table.status().ToString()));
+    done(*table);
   });
 }
 
@@ -215,40 +228,130 @@ asio::awaitable<Status> LogScannerImpl::ResolvePositions() {
 }
 
 asio::awaitable<Result<std::vector<ScanBatch>>> LogScannerImpl::Poll(int64_t timeout_ms) {
+  // The poll returns by its own deadline whatever a fetch is doing (a frozen leader answers
+  // only after client.request-timeout): a fetch still running then stays in flight, and what
+  // it brings is returned by the next poll or read.
   const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto buffered = TakeBufferedLocked();
-    if (!buffered.empty()) co_return buffered;
-  }
-  Status st = co_await ResolvePositions();
-  if (!st.ok()) co_return st;
   while (true) {
-    std::map<int32_t, Subscription> positions;
     {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto buffered = TakeBufferedLocked();
+      if (!buffered.empty()) co_return buffered;
+    }
+    const auto now = Clock::now();
+    const int64_t remaining = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
+    if (!inflight_) {
+      bool any;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        any = !subs_.empty();
+      }
+      if (!any) {
+        // Nothing subscribed: wait out the timeout (a subscribe may come meanwhile).
+        if (remaining <= 0 || wakeup_ || conn_->closed()) co_return std::vector<ScanBatch>{};
+        co_await conn_->Sleep(std::chrono::milliseconds(std::min<int64_t>(remaining, 100)));
+        continue;
+      }
+      StartFetch(static_cast<int32_t>(std::clamp<int64_t>(remaining, 0, conn_->options().fetch_wait_max_time_ms)));
+    }
+    // Wait in slices so a Wakeup is seen promptly.
+    const bool ended = co_await WaitFetch(std::min(deadline, Clock::now() + std::chrono::milliseconds(100)));
+    if (ended) {
+      Status error = inflight_->error;
+      inflight_.reset();
+      if (!error.ok()) co_return error;
+      std::lock_guard<std::mutex> lock(mu_);
+      auto buffered = TakeBufferedLocked();
+      if (!buffered.empty()) co_return buffered;
+    }
+    if (Clock::now() >= deadline || wakeup_ || conn_->closed()) co_return std::vector<ScanBatch>{};
+  }
+}
+
+void LogScannerImpl::StartFetch(int32_t wait_ms) {
+  inflight_ = std::make_shared<FetchInFlight>(conn_->io());
+  asio::co_spawn(conn_->io(), RunFetch(inflight_, wait_ms), asio::detached);
+}
+
+asio::awaitable<void> LogScannerImpl::RunFetch(std::shared_ptr<FetchInFlight> f, int32_t wait_ms) {
+  // (Keeps the scanner alive while the fetch runs.)
+  auto self = shared_from_this();
+  Status error;
+  try {
+    error = co_await ResolvePositions();
+    std::map<int32_t, Subscription> positions;
+    if (error.ok()) {
       std::lock_guard<std::mutex> lock(mu_);
       for (auto& [b, sub] : subs_)
         if (sub.position >= 0) positions[b] = sub;
     }
-    const auto now = Clock::now();
-    const int64_t remaining = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
-    if (positions.empty()) {
-      // Nothing subscribed: wait out the timeout (a subscribe may come meanwhile).
-      if (remaining <= 0 || wakeup_) co_return std::vector<ScanBatch>{};
-      co_await conn_->Sleep(std::chrono::milliseconds(std::min<int64_t>(remaining, 100)));
-      continue;
+    if (error.ok() && !positions.empty()) {
+      auto raw = co_await FetchRound(positions, std::nullopt, wait_ms);
+      if (!raw.ok()) {
+        error = raw.status();
+      } else {
+        const auto first = FirstOffsets(*raw);
+        auto batches = DecodeAll(std::move(*raw));
+        if (!batches.ok()) {
+          Rewind(first, positions);  // a failed decode skips nothing: the next fetch retries it
+          error = batches.status();
+        } else {
+          std::lock_guard<std::mutex> lock(mu_);
+          for (auto& b : *batches) {
+            const uint64_t epoch = positions[b.bucket].epoch;
+            buffer_.push_back(Buffered{std::move(b), epoch});
+          }
+        }
+      }
     }
-    const int32_t wait_ms = static_cast<int32_t>(std::clamp<int64_t>(remaining, 0, conn_->options().fetch_wait_max_time_ms));
-    auto raw = co_await FetchRound(std::move(positions), std::nullopt, wait_ms);
-    if (!raw.ok()) co_return raw.status();
-    auto batches = DecodeAll(std::move(*raw));
-    if (!batches.ok()) co_return batches.status();
-    if (!batches->empty() || Clock::now() >= deadline || wakeup_) co_return std::move(*batches);
+  } catch (const std::exception& e) {
+    error = Status::Internal(std::string("unexpected exception in the client: ") + e.what());
+  }
+  f->error = std::move(error);
+  f->done = true;
+  f->signal.cancel();
+}
+
+asio::awaitable<bool> LogScannerImpl::WaitFetch(Clock::time_point until) {
+  auto f = inflight_;
+  if (!f) co_return true;
+  if (!f->done && Clock::now() < until) {
+    f->signal.expires_at(until);
+    asio::error_code ec;
+    co_await f->signal.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+  }
+  co_return f->done;
+}
+
+std::map<int32_t, int64_t> LogScannerImpl::FirstOffsets(const std::vector<RawBatch>& raw) {
+  std::map<int32_t, int64_t> first;
+  for (const auto& r : raw) {
+    const int64_t off = r.header.base_offset + r.from;
+    auto it = first.find(r.bucket);
+    if (it == first.end() || off < it->second) first[r.bucket] = off;
+  }
+  return first;
+}
+
+void LogScannerImpl::Rewind(const std::map<int32_t, int64_t>& offsets, const std::map<int32_t, Subscription>& fetched) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& [b, off] : offsets) {
+    auto sub = subs_.find(b);
+    auto f = fetched.find(b);
+    if (sub != subs_.end() && f != fetched.end() && sub->second.epoch == f->second.epoch) sub->second.position = off;
   }
 }
 
-asio::awaitable<Result<std::shared_ptr<arrow::Table>>> LogScannerImpl::ReadToEnd() {
-  std::vector<std::shared_ptr<arrow::RecordBatch>> out;
+asio::awaitable<Result<std::vector<ScanBatch>>> LogScannerImpl::ReadToEnd() {
+  // A fetch a timed-out poll left in flight ends first: its batches precede the positions.
+  if (inflight_) {
+    while (!co_await WaitFetch(Clock::time_point::max())) {
+    }
+    Status error = inflight_->error;
+    inflight_.reset();
+    if (!error.ok()) co_return error;
+  }
+  std::vector<ScanBatch> out;
   Status st = co_await ResolvePositions();
   if (!st.ok()) co_return st;
   std::map<int32_t, Subscription> subs;
@@ -258,62 +361,99 @@ asio::awaitable<Result<std::shared_ptr<arrow::Table>>> LogScannerImpl::ReadToEnd
     subs = subs_;
     buffered = TakeBufferedLocked();
   }
-  if (!subs.empty()) {
-    std::vector<int32_t> buckets;
-    for (auto& [b, s] : subs) buckets.push_back(b);
-    // The high watermarks now are where this read stops.
-    auto end = co_await conn_->ListOffsets(table_, buckets, 1, std::nullopt);
-    if (!end.ok()) co_return end.status();
-    // Batches a poll fetched but did not return come first (they precede the positions).
-    for (auto& b : buffered) {
-      const int64_t stop = (*end)[b.bucket];
-      if (b.base_offset >= stop) continue;
-      const int64_t keep = std::min<int64_t>(b.batch->num_rows(), stop - b.base_offset);
-      // (No ?: with shared_ptr operands in coroutines: GCC 12 mishandles them.)
-      if (keep == b.batch->num_rows()) out.push_back(b.batch);
-      else out.push_back(b.batch->Slice(0, keep));
-    }
-    // Fetches are pipelined: the next round is on the wire while this one is decoded.
-    auto active_positions = [&]() {
-      std::map<int32_t, Subscription> active;
-      std::lock_guard<std::mutex> lock(mu_);
-      for (auto& [b, sub] : subs_)
-        if (sub.position >= 0 && end->count(b) && sub.position < (*end)[b]) active[b] = sub;
-      return active;
-    };
-    auto last_progress = Clock::now();
-    std::map<int32_t, Subscription> active = active_positions();
-    std::optional<client::Deferred<std::vector<RawBatch>>> next;
-    if (!active.empty()) next = client::StartDeferred<std::vector<RawBatch>>(conn_->io(), FetchRound(active, *end, 0));
-    while (next) {
-      auto raw = co_await client::Join(std::move(*next));
-      next.reset();
-      if (!raw.ok()) co_return raw.status();
-      std::map<int32_t, Subscription> now_active = active_positions();
-      bool moved = !raw->empty();
-      for (auto& [b, sub] : active) {
-        auto it = now_active.find(b);
-        if (it == now_active.end() || it->second.position != sub.position) moved = true;
-      }
-      active = std::move(now_active);
-      if (moved) {
-        last_progress = Clock::now();
-      } else if (Clock::now() - last_progress > std::chrono::milliseconds(conn_->options().request_timeout_ms)) {
-        co_return Status::Timeout("table " + table_.table_path.ToString() +
-                                  ": reading made no progress within client.request-timeout");
-      }
-      if (!active.empty()) next = client::StartDeferred<std::vector<RawBatch>>(conn_->io(), FetchRound(active, *end, 0));
-      auto batches = DecodeAll(std::move(*raw));
-      if (!batches.ok()) {
-        if (next) co_await client::Join(std::move(*next));  // let the fetch in flight finish first
-        co_return batches.status();
-      }
-      for (auto& b : *batches) out.push_back(std::move(b.batch));
-    }
+  if (subs.empty()) co_return out;
+  std::vector<int32_t> buckets;
+  for (auto& [b, s] : subs) buckets.push_back(b);
+  // The high watermarks now, from the current leaders, are where this read stops.
+  auto end = co_await conn_->ListOffsets(table_, buckets, 1, std::nullopt);
+  if (!end.ok()) {
+    Requeue(std::move(buffered));
+    co_return end.status();
   }
-  auto table = arrow::Table::FromRecordBatches(out_schema_, out);
-  if (!table.ok()) co_return Status::Internal("assembling the result table: " + table.status().ToString());
-  co_return *table;
+  // Batches a poll fetched but did not return come first (they precede the positions); the
+  // rest of them stays buffered for the next poll.
+  std::vector<ScanBatch> later;
+  for (auto& b : buffered) {
+    const int64_t stop = (*end)[b.bucket];
+    if (b.base_offset >= stop) {
+      later.push_back(std::move(b));
+      continue;
+    }
+    const int64_t n = b.batch->num_rows();
+    const int64_t keep = std::min<int64_t>(n, stop - b.base_offset);
+    if (keep < n) {
+      ScanBatch tail = b;
+      tail.batch = b.batch->Slice(keep);
+      tail.base_offset = b.base_offset + keep;
+      if (!b.change_types.empty()) tail.change_types.assign(b.change_types.begin() + keep, b.change_types.end());
+      later.push_back(std::move(tail));
+      b.batch = b.batch->Slice(0, keep);
+      b.last_offset = b.base_offset + keep - 1;
+      if (!b.change_types.empty()) b.change_types.resize(static_cast<size_t>(keep));
+    }
+    out.push_back(std::move(b));
+  }
+  Requeue(std::move(later));
+  // On failure, what was read goes back to the buffer: a retried read returns it (no loss).
+  auto fail = [&](Status error) {
+    Requeue(std::move(out));
+    return error;
+  };
+  // Fetches are pipelined: the next round is on the wire while this one is decoded.
+  auto active_positions = [&]() {
+    std::map<int32_t, Subscription> active;
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& [b, sub] : subs_)
+      if (sub.position >= 0 && end->count(b) && sub.position < (*end)[b]) active[b] = sub;
+    return active;
+  };
+  // A leader change costs up to one request timeout for the attempt at the old leader plus
+  // the election: reads give up only after two request timeouts without progress.
+  const auto no_progress_limit = std::chrono::milliseconds(conn_->options().request_timeout_ms) * 2;
+  auto last_progress = Clock::now();
+  std::map<int32_t, Subscription> active = active_positions();
+  std::optional<client::Deferred<std::vector<RawBatch>>> next;
+  std::map<int32_t, Subscription> next_positions = active;
+  if (!active.empty()) next = client::StartDeferred<std::vector<RawBatch>>(conn_->io(), FetchRound(active, *end, 0));
+  while (next) {
+    auto raw = co_await client::Join(std::move(*next));
+    next.reset();
+    const std::map<int32_t, Subscription> fetched = std::move(next_positions);
+    if (!raw.ok()) co_return fail(raw.status());
+    std::map<int32_t, Subscription> now_active = active_positions();
+    bool moved = !raw->empty();
+    for (auto& [b, sub] : active) {
+      auto it = now_active.find(b);
+      if (it == now_active.end() || it->second.position != sub.position) moved = true;
+    }
+    active = std::move(now_active);
+    if (moved) {
+      last_progress = Clock::now();
+    } else if (Clock::now() - last_progress > no_progress_limit) {
+      co_return fail(Status::Timeout("table " + table_.table_path.ToString() +
+                                     ": reading made no progress within 2 x client.request-timeout"));
+    }
+    if (conn_->closed()) co_return fail(Status::Closed("the connection is closed"));
+    const auto first = FirstOffsets(*raw);
+    std::vector<RawBatch> round = std::move(*raw);
+    if (!active.empty()) {
+      next_positions = active;
+      next = client::StartDeferred<std::vector<RawBatch>>(conn_->io(), FetchRound(active, *end, 0));
+    }
+    auto batches = DecodeAll(std::move(round));
+    if (!batches.ok()) {
+      // Nothing from the bad batch on counts as read: let the fetch in flight end (it moves
+      // the positions), then move them back to this round's start.
+      if (next) {
+        auto ignored = co_await client::Join(std::move(*next));
+        (void)ignored;
+      }
+      Rewind(first, fetched);
+      co_return fail(batches.status());
+    }
+    for (auto& b : *batches) out.push_back(std::move(b));
+  }
+  co_return out;
 }
 
 asio::awaitable<Result<std::vector<LogScannerImpl::RawBatch>>> LogScannerImpl::FetchRound(
@@ -403,7 +543,7 @@ asio::awaitable<Result<LogScannerImpl::LeaderFetch>> LogScannerImpl::FetchFromLe
       if (pos_it == positions.end()) continue;
       const std::string where = "table " + path.ToString() + " bucket " + std::to_string(bucket);
       if (br.has_error_code() && br.error_code() != protocol::NONE) {
-        Status e = Status::Server(br.error_code(), where + ": " + protocol::ServerMessage(br.error_code(), br.error_message()));
+        Status e = protocol::ServerError(br.error_code(), br.error_message(), where);
         if (!e.IsRetriable() && br.error_code() != protocol::FENCED_LEADER_EPOCH_EXCEPTION) co_return e;
         if (protocol::IsInvalidMetadataError(br.error_code())) conn_->metadata().InvalidateTable(path);
         out.retry = true;

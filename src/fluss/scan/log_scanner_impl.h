@@ -22,6 +22,8 @@
 
 namespace fluss::scan {
 
+using client::Clock;
+
 class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<LogScannerImpl> {
  public:
   static Result<std::shared_ptr<LogScannerImpl>> Create(std::shared_ptr<client::ConnectionImpl> conn,
@@ -36,6 +38,7 @@ class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<Lo
   void Requeue(std::vector<ScanBatch> batches) override;
   void Wakeup() override { wakeup_ = true; }
   void ToArrowAsync(Callback<std::shared_ptr<arrow::Table>> done) override;
+  void ReadBatchesAsync(Callback<std::vector<ScanBatch>> done) override;
   const std::shared_ptr<arrow::Schema>& schema() const override { return out_schema_; }
 
  private:
@@ -55,6 +58,14 @@ class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<Lo
     int64_t from = 0;
     int64_t to = 0;
   };
+  /// A fetch started by a poll and not joined yet (I/O thread). It outlives the poll that
+  /// started it when the poll's timeout passes first; what it fetches lands in `buffer_`.
+  struct FetchInFlight {
+    explicit FetchInFlight(asio::io_context& io) : signal(io) {}
+    asio::steady_timer signal;  // cancelled when the fetch ends
+    bool done = false;
+    Status error;
+  };
   /// What one fetch of one leader produced.
   struct LeaderFetch {
     std::vector<RawBatch> batches;
@@ -71,7 +82,19 @@ class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<Lo
   /// Keeps the first `max_records` records of `batches` (slicing one batch if needed) and puts
   /// the rest back in front of the buffer.
   void Cap(std::vector<ScanBatch>* batches, int64_t max_records);
-  asio::awaitable<Result<std::shared_ptr<arrow::Table>>> ReadToEnd();
+  /// Starts a background fetch (ListOffsets for EARLIEST/LATEST subscriptions, then one fetch
+  /// round, decoded into `buffer_`) as `inflight_` (I/O thread).
+  void StartFetch(int32_t wait_ms);
+  asio::awaitable<void> RunFetch(std::shared_ptr<FetchInFlight> f, int32_t wait_ms);
+  /// Waits until `inflight_` ends or `until` passes; true when it ended (I/O thread).
+  asio::awaitable<bool> WaitFetch(Clock::time_point until);
+  /// The first offset fetched per bucket in `raw`.
+  static std::map<int32_t, int64_t> FirstOffsets(const std::vector<RawBatch>& raw);
+  /// Moves the positions of the buckets in `offsets` back there when they are still under the
+  /// subscription `fetched` names, so batches fetched but not delivered are fetched again.
+  /// Takes `mu_`.
+  void Rewind(const std::map<int32_t, int64_t>& offsets, const std::map<int32_t, Subscription>& fetched);
+  asio::awaitable<Result<std::vector<ScanBatch>>> ReadToEnd();
   /// Resolves kEarliestOffset / kLatestOffset subscriptions with ListOffsets.
   asio::awaitable<Status> ResolvePositions();
   /// One fetch from every leader of the buckets in `positions`; `stop` (if set) bounds what is
@@ -108,6 +131,7 @@ class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<Lo
   bool busy_ = false;
   std::deque<std::function<void()>> waiting_;  // operations queued behind the running one
   std::atomic<bool> wakeup_{false};
+  std::shared_ptr<FetchInFlight> inflight_;  // I/O thread
 };
 
 }  // namespace fluss::scan

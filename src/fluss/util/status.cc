@@ -10,6 +10,7 @@ const char* ErrorName(int32_t error_code) {
 }
 
 bool Status::IsRetriable() const {
+  if (transient_) return true;
   switch (code_) {
     case StatusCode::kNetwork:
     case StatusCode::kTimeout:
@@ -28,7 +29,9 @@ std::string Status::ToString() const {
 
 Status Status::WithContext(const std::string& context) const {
   if (ok()) return *this;
-  return Status(code_, error_code_, context + ": " + message_);
+  Status out(code_, error_code_, context + ": " + message_);
+  out.transient_ = transient_;
+  return out;
 }
 
 }  // namespace fluss

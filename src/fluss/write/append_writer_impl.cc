@@ -110,6 +110,7 @@ Status AppendWriterImpl::AppendRowLocked(const Value* values, std::shared_ptr<Wr
     if (indexed_) ob.indexed = std::make_unique<record::IndexedBatchBuilder>(schema_);
     else ob.builder = std::make_unique<RowBatchBuilder>(schema_);
     ob.id = next_batch_id_++;
+    ob.created = Clock::now();
     ob.result = std::make_shared<WriteResult::State>();
     incomplete_.insert(ob.id);
     *linger = {bucket, ob.id};
@@ -134,6 +135,7 @@ Status AppendWriterImpl::AppendRowLocked(const Value* values, std::shared_ptr<Wr
     batch_bytes = ob.builder->estimated_bytes();
   }
   ob.bytes += bytes;
+  ++ob.rows;
   buffered_bytes_ += bytes;
   *state = ob.result;
   if (batch_bytes >= options_.writer_batch_size) {
@@ -237,6 +239,7 @@ Result<WriteResult> AppendWriterImpl::WriteArrowBatch(const std::shared_ptr<arro
       b.data = s;
       b.result = state;
       b.bytes = total / static_cast<int64_t>(slices.size());
+      b.rows = s->num_rows();
       b.created = Clock::now();
       incomplete_.insert(b.id);
       buffered_bytes_ += b.bytes;
@@ -260,7 +263,8 @@ void AppendWriterImpl::CloseOpenLocked(int32_t bucket) {
   b.bucket = bucket;
   b.result = std::move(ob.result);
   b.bytes = ob.bytes;
-  b.created = Clock::now();
+  b.rows = ob.rows;
+  b.created = ob.created;
   Status st;
   if (ob.indexed) {
     auto enc = ob.indexed->Finish(static_cast<int16_t>(table_.schema_id));
@@ -284,7 +288,8 @@ void AppendWriterImpl::CloseOpenLocked(int32_t bucket) {
 void AppendWriterImpl::ScheduleLinger(int32_t bucket, uint64_t id) {
   auto self = shared_from_this();
   asio::post(conn_->io(), [self, bucket, id] {
-    auto timer = std::make_shared<asio::steady_timer>(self->conn_->io());
+    if (self->conn_->closed()) return;
+    auto timer = self->conn_->NewTimer();
     timer->expires_after(std::chrono::milliseconds(self->options_.writer_batch_timeout_ms));
     timer->async_wait([self, timer, bucket, id](const asio::error_code& ec) {
       if (ec) return;
@@ -310,20 +315,26 @@ void AppendWriterImpl::PostDrain() {
 }
 
 void AppendWriterImpl::FlushAsync(StatusCallback done) {
+  Status outcome;
   {
     std::lock_guard<std::mutex> lock(mu_);
     std::vector<int32_t> buckets;
     for (auto& [b, ob] : open_) buckets.push_back(b);
     for (int32_t b : buckets) CloseOpenLocked(b);
+    // This flush reports every failure since the previous one, also those of writes that
+    // completed before it was called (fire-and-forget appends).
+    FlushWaiter w{next_batch_id_ - 1, std::move(unreported_), std::move(done)};
+    unreported_ = FailureTally{};
     if (incomplete_.empty()) {
-      // Nothing pending: answer at once.
+      outcome = w.failures.ToStatus();  // nothing pending: answer at once
+      done = std::move(w.done);
     } else {
-      flush_waiters_.push_back(FlushWaiter{next_batch_id_ - 1, Status::OK(), std::move(done)});
+      flush_waiters_.push_back(std::move(w));
       done = nullptr;
     }
   }
   if (done) {
-    done(Status::OK());
+    done(outcome);
     return;
   }
   if (conn_->closed()) return;  // Abort() answers the waiters
@@ -340,6 +351,8 @@ void AppendWriterImpl::Drain() {
       queues_[b.bucket].push_back(std::move(b));
     }
   }
+  ExpireQueued();
+  ScheduleExpiryCheck();
   if (idempotent_ && writer_id_ < 0) {
     bool any = false;
     for (auto& [bucket, q] : queues_) any |= !q.empty();
@@ -349,7 +362,6 @@ void AppendWriterImpl::Drain() {
   const TablePath& path = table_.table_path;
   std::map<int32_t, std::vector<Batch>> by_leader;
   bool need_refresh = false;
-  const auto now = Clock::now();
   for (auto& [bucket, q] : queues_) {
     BucketState& bs = buckets_[bucket];
     // Idempotent writers keep up to 5 batches per bucket in flight (the server remembers the
@@ -358,18 +370,8 @@ void AppendWriterImpl::Drain() {
     if (q.empty() || bs.in_flight >= max_in_flight) continue;
     auto leader = conn_->metadata().Leader(path, bucket);
     if (!leader) {
+      // Batches wait for a leader until their delivery timeout (ExpireQueued).
       need_refresh = true;
-      // A bucket without a leader for a whole request timeout fails its oldest batch.
-      const auto age = std::chrono::duration_cast<std::chrono::milliseconds>(now - q.front().created).count();
-      if (age > options_.request_timeout_ms && bs.in_flight == 0) {
-        Batch b = std::move(q.front());
-        q.pop_front();
-        Complete(b, Status::Timeout("table " + path.ToString() + " bucket " + std::to_string(bucket) +
-                                    ": no leader available for " + std::to_string(age) +
-                                    " ms (client.request-timeout); table in metadata: " +
-                                    (conn_->metadata().HasTable(path) ? "yes" : "no") + ", tablet servers known: " +
-                                    std::to_string(conn_->metadata().tablet_servers().size())));
-      }
       continue;
     }
     while (!q.empty() && bs.in_flight < max_in_flight) {
@@ -416,12 +418,21 @@ void AppendWriterImpl::StartInitWriter() {
   asio::co_spawn(
       conn_->io(),
       [](std::shared_ptr<AppendWriterImpl> w) -> asio::awaitable<void> {
-        const auto deadline = Clock::now() + std::chrono::milliseconds(w->options_.request_timeout_ms);
+        // Retried while batches wait for it: they expire by their delivery timeout, not by
+        // this loop. Each attempt asks the next tablet server (one may be down or frozen).
         Status last;
         for (int attempt = 0;; ++attempt) {
+          w->ExpireQueued();
+          bool waiting = false;
+          for (auto& [bucket, q] : w->queues_) waiting |= !q.empty();
+          if (!waiting || w->conn_->closed()) break;
+          const auto& servers = w->conn_->metadata().tablet_servers();
           std::shared_ptr<net::ServerConnection> ts;
-          if (!w->conn_->metadata().tablet_servers().empty())
-            ts = w->conn_->TabletServer(w->conn_->metadata().tablet_servers().begin()->first);
+          if (!servers.empty()) {
+            auto it = servers.begin();
+            std::advance(it, static_cast<long>(w->init_writer_server_++ % servers.size()));
+            ts = w->conn_->TabletServer(it->first);
+          }
           if (!ts) {
             const std::vector<TablePath> none;
             co_await w->conn_->RefreshMetadata(none);
@@ -437,25 +448,27 @@ void AppendWriterImpl::StartInitWriter() {
               break;
             }
             last = resp.status();
-            if (!last.IsRetriable()) break;
+            if (!last.IsRetriable()) {
+              // E.g. an authorization error: the queued batches cannot be sent idempotently.
+              Status st = last.WithContext("table " + w->table_.table_path.ToString() + ": InitWriter failed");
+              for (auto& [bucket, q] : w->queues_) {
+                while (!q.empty()) {
+                  Batch b = std::move(q.front());
+                  q.pop_front();
+                  w->Complete(b, st);
+                }
+              }
+              break;
+            }
+            if (last.code() != StatusCode::kServer || protocol::IsInvalidMetadataError(last.error_code())) {
+              const std::vector<TablePath> none;
+              co_await w->conn_->RefreshMetadata(none);
+            }
           }
-          if (Clock::now() >= deadline) break;
           co_await w->conn_->Sleep(std::chrono::milliseconds(std::min(200 << std::min(attempt, 3), 1000)));
         }
         w->init_writer_running_ = false;
-        if (w->writer_id_ < 0) {
-          // No writer id: the queued batches cannot be sent idempotently.
-          Status st = last.WithContext("table " + w->table_.table_path.ToString() + ": InitWriter failed");
-          for (auto& [bucket, q] : w->queues_) {
-            while (!q.empty()) {
-              Batch b = std::move(q.front());
-              q.pop_front();
-              w->Complete(b, st);
-            }
-          }
-          co_return;
-        }
-        w->Drain();
+        if (w->writer_id_ >= 0) w->Drain();
       }(shared_from_this()),
       asio::detached);
 }
@@ -508,6 +521,7 @@ void AppendWriterImpl::SendToLeader(int32_t leader, std::vector<Batch> batches) 
         size = 0;
       }
       size += b.encoded->size();
+      b.sent = true;
       current.push_back(std::move(b));
     }
     if (!current.empty()) requests.push_back(std::move(current));
@@ -605,7 +619,7 @@ void AppendWriterImpl::HandleResponse(std::vector<Batch> batches, Result<proto::
       continue;
     }
     if (code != protocol::NONE) {
-      RetryOrFail(std::move(b), Status::Server(code, r.error_message()), &backoff);
+      RetryOrFail(std::move(b), protocol::ServerError(code, r.error_message()), &backoff);
       continue;
     }
     if (current_writer) bs.last_acked = std::max(bs.last_acked, b.seq);
@@ -642,9 +656,11 @@ void AppendWriterImpl::RetryOrFail(Batch b, const Status& st, bool* need_backoff
     std::lock_guard<std::mutex> lock(mu_);
     closed = aborted_;
   }
-  if (st.IsRetriable() && b.attempts < options_.writer_retries && !closed &&
-      Clock::now() - b.created < std::chrono::milliseconds(options_.request_timeout_ms) * 4) {
-    if (st.code() == StatusCode::kNetwork ||
+  const bool expired = Clock::now() - b.created >= std::chrono::milliseconds(options_.writer_delivery_timeout_ms);
+  if (st.IsRetriable() && b.attempts < options_.writer_retries && !closed && !expired) {
+    // A timeout may mean the leader is frozen or gone: learn the current leaders before the
+    // retry, as for connection loss and the server's invalid-metadata errors.
+    if (st.code() == StatusCode::kNetwork || st.code() == StatusCode::kTimeout ||
         (st.code() == StatusCode::kServer && protocol::IsInvalidMetadataError(st.error_code())))
       conn_->metadata().InvalidateTable(table_.table_path);
     buckets_[b.bucket].retrying = true;
@@ -652,7 +668,54 @@ void AppendWriterImpl::RetryOrFail(Batch b, const Status& st, bool* need_backoff
     *need_backoff = true;
     return;
   }
+  if (st.IsRetriable() && expired && !closed) {
+    Complete(b, DeliveryTimeout(b, st));
+    return;
+  }
   Complete(b, st.WithContext(where));  // resets the writer id if the batch had a sequence
+}
+
+Status AppendWriterImpl::DeliveryTimeout(const Batch& b, const Status& last) const {
+  std::string msg = "table " + table_.table_path.ToString() + " bucket " + std::to_string(b.bucket) + ": " +
+                    std::to_string(b.rows) + " row(s) not acknowledged within client.writer.delivery-timeout (" +
+                    std::to_string(options_.writer_delivery_timeout_ms) + " ms)";
+  if (b.sent) msg += "; the batch was sent, so the server may have stored it";
+  if (!last.ok()) msg += "; last error: " + last.ToString();
+  return Status::Timeout(std::move(msg));
+}
+
+void AppendWriterImpl::ExpireQueued() {
+  const auto now = Clock::now();
+  const auto limit = std::chrono::milliseconds(options_.writer_delivery_timeout_ms);
+  for (auto& [bucket, q] : queues_) {
+    // Oldest first: retried batches sit in front of newer ones.
+    while (!q.empty() && now - q.front().created >= limit) {
+      Batch b = std::move(q.front());
+      q.pop_front();
+      const bool has_leader = conn_->metadata().Leader(table_.table_path, bucket).has_value();
+      Complete(b, DeliveryTimeout(b, has_leader ? Status::OK()
+                                                : Status::Network("no leader known for the bucket")));
+    }
+  }
+}
+
+void AppendWriterImpl::ScheduleExpiryCheck() {
+  std::optional<Clock::time_point> oldest;
+  for (auto& [bucket, q] : queues_)
+    if (!q.empty() && (!oldest || q.front().created < *oldest)) oldest = q.front().created;
+  if (!oldest) return;
+  const auto at = *oldest + std::chrono::milliseconds(options_.writer_delivery_timeout_ms);
+  if (expiry_timer_armed_ && expiry_timer_at_ <= at) return;
+  expiry_timer_armed_ = true;
+  expiry_timer_at_ = at;
+  if (conn_->closed()) return;
+  auto timer = conn_->NewTimer();
+  timer->expires_at(at);
+  timer->async_wait([self = shared_from_this(), timer, at](const asio::error_code& ec) {
+    if (self->expiry_timer_at_ == at) self->expiry_timer_armed_ = false;
+    if (ec || self->conn_->closed()) return;
+    self->Drain();  // expires what is due and re-arms for the next
+  });
 }
 
 void AppendWriterImpl::Complete(const Batch& b, const Status& st) {
@@ -664,11 +727,20 @@ void AppendWriterImpl::Complete(const Batch& b, const Status& st) {
     std::lock_guard<std::mutex> lock(mu_);
     buffered_bytes_ -= b.bytes;
     incomplete_.erase(b.id);
+    if (!st.ok()) {
+      // Every waiting flush that covers this write reports it; otherwise the next flush does.
+      bool covered = false;
+      for (auto& w : flush_waiters_)
+        if (b.id <= w.target) {
+          w.failures.Add(b.rows, st);
+          covered = true;
+        }
+      if (!covered) unreported_.Add(b.rows, st);
+    }
     const uint64_t lowest = incomplete_.empty() ? UINT64_MAX : *incomplete_.begin();
     for (auto it = flush_waiters_.begin(); it != flush_waiters_.end();) {
-      if (!st.ok() && b.id <= it->target && it->first_error.ok()) it->first_error = st;
       if (lowest > it->target) {
-        flushed.emplace_back(std::move(it->done), it->first_error);
+        flushed.emplace_back(std::move(it->done), it->failures.ToStatus());
         it = flush_waiters_.erase(it);
       } else {
         ++it;
@@ -678,6 +750,13 @@ void AppendWriterImpl::Complete(const Batch& b, const Status& st) {
   memory_cv_.notify_all();
   b.result->CompletePart(st);
   for (auto& [cb, s] : flushed) cb(s);
+}
+
+Status AppendWriterImpl::FailureTally::ToStatus() const {
+  if (batches == 0) return Status::OK();
+  return Status(first.code(), first.error_code(),
+                "flush: " + std::to_string(rows) + " row(s) in " + std::to_string(batches) +
+                    " batch(es) written since the previous flush failed; first failure: " + first.ToString());
 }
 
 void AppendWriterImpl::Abort(const Status& status) {

@@ -51,8 +51,10 @@ class AppendWriterImpl : public AppendWriter,
     std::shared_ptr<arrow::Buffer> encoded;
     std::shared_ptr<WriteResult::State> result;
     int64_t bytes = 0;  // accounted buffer memory
+    int64_t rows = 0;
     int32_t attempts = 0;
-    client::Clock::time_point created;
+    bool sent = false;  // sent at least once: on failure, the server may have stored it
+    client::Clock::time_point created;  // first row appended: the delivery timeout counts from here
     int64_t writer_id = -1;  // idempotence: the writer id and sequence the bytes carry
     int32_t seq = -1;
   };
@@ -69,10 +71,25 @@ class AppendWriterImpl : public AppendWriter,
     uint64_t id = 0;
     std::shared_ptr<WriteResult::State> result;
     int64_t bytes = 0;
+    int64_t rows = 0;
+    client::Clock::time_point created;
+  };
+  /// Failed writes not yet reported by a flush.
+  struct FailureTally {
+    int64_t rows = 0;
+    int64_t batches = 0;
+    Status first;
+    void Add(int64_t r, const Status& st) {
+      rows += r;
+      ++batches;
+      if (first.ok()) first = st;
+    }
+    /// OK, or the error a flush reports: how many rows failed and the first reason.
+    Status ToStatus() const;
   };
   struct FlushWaiter {
     uint64_t target = 0;  // every batch with id <= target must complete
-    Status first_error;
+    FailureTally failures;  // failures since the previous flush, reported by this one
     StatusCallback done;
   };
 
@@ -102,6 +119,12 @@ class AppendWriterImpl : public AppendWriter,
   /// Forgets the writer id and the sequences (after an unrecoverable sequence error).
   void ResetWriterId();
   void Complete(const Batch& batch, const Status& st);
+  /// Fails the queued (not in-flight) batches whose delivery timeout passed (I/O thread).
+  void ExpireQueued();
+  /// Arms a timer for the next delivery-timeout expiry among queued batches (I/O thread).
+  void ScheduleExpiryCheck();
+  /// The kTimeout a batch gets when its delivery timeout passes; `last` is its last error.
+  Status DeliveryTimeout(const Batch& b, const Status& last) const;
 
   std::shared_ptr<client::ConnectionImpl> conn_;
   const TableInfo table_;
@@ -121,6 +144,7 @@ class AppendWriterImpl : public AppendWriter,
   uint64_t next_batch_id_ = 1;
   std::set<uint64_t> incomplete_;
   std::vector<FlushWaiter> flush_waiters_;
+  FailureTally unreported_;  // failures no waiting flush covers (guarded by mu_)
   int64_t buffered_bytes_ = 0;
   bool aborted_ = false;
   Status abort_status_;
@@ -131,6 +155,9 @@ class AppendWriterImpl : public AppendWriter,
   int64_t writer_id_ = -1;
   bool init_writer_running_ = false;
   bool refreshing_ = false;
+  bool expiry_timer_armed_ = false;
+  client::Clock::time_point expiry_timer_at_;
+  size_t init_writer_server_ = 0;  // rotates InitWriter over the tablet servers
   bool drain_posted_ = false;  // guarded by mu_
 };
 
