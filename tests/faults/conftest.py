@@ -1,0 +1,448 @@
+"""Fault-suite fixtures: a real 3-tablet-server cluster of its own (replication factor 3), driven
+through tools/local-cluster's kill / freeze / thaw / restart verbs, restored after every test.
+
+The cluster lives in $FLUSS_FAULTS_HOME (default <root>/.local-cluster/faults, inside the ignored
+default home), coordinator port $FLUSS_FAULTS_PORT (9223, tablet servers 9224-9226), ZooKeeper
+$FLUSS_FAULTS_ZK_PORT (2191), so it runs next to the default cluster (9123/2181). A running fault
+cluster is reused; it is left running at the end (tools/local-cluster stop with
+LOCAL_CLUSTER_HOME set stops it; tools/fault-soak does).
+
+Modes: FLUSS_FAULTS_MODE=short (default, CI) or long (bigger volumes, more cycles).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import faulthandler
+import json
+import os
+import pathlib
+import re
+import socket
+import subprocess
+import sys
+import threading
+import _thread
+import time
+import uuid
+from typing import Dict, List, Optional
+
+import pyarrow as pa
+import pytest
+
+import fluss
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+LC = str(ROOT / "tools" / "local-cluster")
+HOME = os.environ.get("FLUSS_FAULTS_HOME", str(ROOT / ".local-cluster" / "faults"))
+PORT = int(os.environ.get("FLUSS_FAULTS_PORT", "9223"))
+ZK_PORT = int(os.environ.get("FLUSS_FAULTS_ZK_PORT", "2191"))
+NUM_TS = 3
+MODE = os.environ.get("FLUSS_FAULTS_MODE", "short")
+assert MODE in ("short", "long"), f"FLUSS_FAULTS_MODE must be short or long, got {MODE!r}"
+LONG = MODE == "long"
+#: A test still running after this many seconds is interrupted (tracebacks go to stderr).
+TEST_LIMIT_S = float(os.environ.get("FLUSS_FAULTS_TEST_LIMIT", "1800" if LONG else "300"))
+#: Kill scenarios are repeated this many times (tools/fault-soak sets it).
+SOAK_RUNS = int(os.environ.get("FLUSS_FAULTS_SOAK_RUNS", "1"))
+#: JSON lines of per-run numbers of the kill scenarios go here (tools/fault-soak reads them).
+STATS_FILE = os.environ.get("FLUSS_FAULTS_STATS")
+
+# Keys the client may not know yet: dropped (with a note) unless a test requires them.
+NEW_KEYS = ("client.writer.delivery-timeout",)
+
+_LC_ENV = dict(os.environ, LOCAL_CLUSTER_HOME=HOME, LOCAL_CLUSTER_ZK_PORT=str(ZK_PORT))
+
+
+def pick(short, long):
+    """The value for the current mode."""
+    return long if LONG else short
+
+
+# ------------------------------------------------------------------------------- cluster
+
+
+class ClusterError(RuntimeError):
+    pass
+
+
+class Cluster:
+    """The fault cluster, acted on only through tools/local-cluster (pid files, never by name)."""
+
+    def __init__(self):
+        self.port = PORT
+        self.bootstrap = f"127.0.0.1:{PORT}"
+        self.logs = pathlib.Path(HOME) / "logs"
+
+    # ---- tools/local-cluster
+
+    def lc(self, *args: str, check: bool = True, timeout: float = 400) -> subprocess.CompletedProcess:
+        p = subprocess.run([LC, *args], env=_LC_ENV, capture_output=True, text=True, timeout=timeout)
+        if check and p.returncode != 0:
+            raise ClusterError(f"tools/local-cluster {' '.join(args)} exited {p.returncode}:\n{p.stderr[-3000:]}")
+        return p
+
+    def start(self) -> None:
+        p = self.lc("start", "--tablet-servers", str(NUM_TS), "--port", str(PORT), timeout=900)
+        line = p.stdout.strip().splitlines()[-1]
+        assert line == f"bootstrap.servers={self.bootstrap}", line
+
+    def status(self) -> Dict[str, str]:
+        """{process: up | frozen | down}; {} when no cluster state exists."""
+        p = self.lc("status", check=False, timeout=60)
+        out = {}
+        for line in p.stdout.splitlines():
+            m = re.match(r"\s+(ts-\d+|cs|zk): (up|frozen|down)\b", line)
+            if m:
+                out[m.group(1)] = m.group(2)
+        return out
+
+    def kill(self, proc: str, wait: bool = True) -> None:
+        """SIGKILL; for a tablet server with ``wait``, returns once the coordinator declared it dead."""
+        self.lc("kill", *(["--wait"] if wait and proc != "cs" else []), proc)
+
+    def freeze(self, proc: str) -> None:
+        self.lc("freeze", proc)
+
+    def thaw(self, proc: str) -> None:
+        self.lc("thaw", proc)
+
+    def restart(self, proc: str) -> None:
+        """Starts a killed process again; returns when it is ready (see tools/local-cluster)."""
+        self.lc("restart", proc)
+
+    # ---- async twins: the event loop (writers, scanners, tickers) keeps running meanwhile
+
+    async def akill(self, proc: str, wait: bool = True) -> None:
+        await asyncio.to_thread(self.kill, proc, wait)
+
+    async def afreeze(self, proc: str) -> None:
+        await asyncio.to_thread(self.freeze, proc)
+
+    async def athaw(self, proc: str) -> None:
+        await asyncio.to_thread(self.thaw, proc)
+
+    async def arestart(self, proc: str) -> None:
+        await asyncio.to_thread(self.restart, proc)
+
+    # ---- the coordinator's view, from cs.log
+
+    def _cs_lines(self) -> List[str]:
+        try:
+            return (self.logs / "cs.log").read_text(errors="replace").splitlines()
+        except FileNotFoundError:
+            return []
+
+    def dead_count(self, ts_id: int) -> int:
+        """How often the current coordinator declared tablet server ``ts_id`` dead."""
+        pat = f"Tablet server failure callback for {ts_id}."
+        return sum(1 for ln in self._cs_lines() if ln.endswith(pat))
+
+    def dead_in_cs_view(self) -> List[int]:
+        """Tablet servers the coordinator declared dead and has not seen come back since."""
+        last: Dict[int, str] = {}
+        for ln in self._cs_lines():
+            m = re.search(r"Tablet server failure callback for (\d+)\.$", ln)
+            if m:
+                last[int(m.group(1))] = "dead"
+                continue
+            m = re.search(r"New tablet server callback for tablet server (\d+)$", ln)
+            if m:
+                last[int(m.group(1))] = "up"
+        return sorted(t for t, s in last.items() if s == "dead")
+
+    async def await_dead(self, ts_id: int, since: int, bound: float = 90) -> float:
+        """Waits until the coordinator declared ``ts_id`` dead once more than ``since`` times
+        (``dead_count`` before the fault); returns the seconds waited."""
+        t0 = time.monotonic()
+        while self.dead_count(ts_id) <= since:
+            if time.monotonic() - t0 > bound:
+                raise ClusterError(f"the coordinator did not declare ts-{ts_id} dead within {bound}s")
+            await asyncio.sleep(0.2)
+        return time.monotonic() - t0
+
+    # ---- restore
+
+    def restore(self) -> None:
+        """Thaws what is frozen, restarts what is down (cs first), waits until the coordinator
+        sees every tablet server; falls back to stop + start."""
+        try:
+            st = self.status()
+            if not st or st.get("zk") != "up":
+                raise ClusterError(f"status {st}")
+            for proc, s in st.items():
+                if s == "frozen":
+                    self.thaw(proc)
+            if st.get("cs") == "down":
+                self.restart("cs")
+            for i in range(NUM_TS):
+                if st.get(f"ts-{i}") == "down":
+                    self.restart(f"ts-{i}")
+            deadline = time.monotonic() + 60
+            while self.dead_in_cs_view():
+                if time.monotonic() > deadline:
+                    for t in self.dead_in_cs_view():  # thawed but never re-registered
+                        self.kill(f"ts-{t}", wait=False)
+                        self.restart(f"ts-{t}")
+                    break
+                time.sleep(0.25)
+            st = self.status()
+            if any(s != "up" for s in st.values()) or len(st) != NUM_TS + 2:
+                raise ClusterError(f"status after restore: {st}")
+        except (ClusterError, subprocess.TimeoutExpired) as e:
+            sys.stderr.write(f"\nfault cluster restore failed ({e}); restarting it\n")
+            self.lc("stop", check=False, timeout=600)
+            self.start()
+
+
+@pytest.fixture(scope="session")
+def cluster() -> Cluster:
+    c = Cluster()
+    c.start()
+    c.restore()
+    os.environ["FLUSS_FAULTS_BOOTSTRAP_SERVERS"] = c.bootstrap
+    return c
+
+
+_CREATED: List[fluss.TablePath] = []
+
+
+@pytest.fixture(autouse=True)
+async def _restore_after_test(cluster):
+    """Every test starts on a whole, unfrozen cluster, even when the previous one failed; the
+    tables it made are dropped (fewer buckets for every later restart to recover)."""
+    yield
+    await asyncio.to_thread(cluster.restore)
+    paths = list(_CREATED)
+    _CREATED.clear()
+    if not paths:
+        return
+    try:
+        c = await connect(cluster)
+        try:
+            a = await c.get_admin()
+            for p in paths:
+                await asyncio.wait_for(a.drop_table(p, ignore_if_not_exists=True), 30)
+        finally:
+            c.close()
+    except (fluss.FlussError, asyncio.TimeoutError) as e:
+        sys.stderr.write(f"\nnote: dropping the test's tables failed: {e}\n")
+
+
+@pytest.fixture(autouse=True)
+def _watchdog(request):
+    """Interrupts a test that hangs (a client call that never returns) after TEST_LIMIT_S."""
+    def fire():
+        sys.stderr.write(f"\n{request.node.nodeid}: still running after {TEST_LIMIT_S}s; tracebacks:\n")
+        faulthandler.dump_traceback(all_threads=True)
+        _thread.interrupt_main()
+
+    t = threading.Timer(TEST_LIMIT_S, fire)
+    t.daemon = True
+    t.start()
+    yield
+    t.cancel()
+
+
+def pytest_generate_tests(metafunc):
+    if "soak_run" in metafunc.fixturenames:
+        metafunc.parametrize("soak_run", range(SOAK_RUNS), ids=[f"run{i}" for i in range(SOAK_RUNS)])
+
+
+def record_stats(scenario: str, **numbers) -> None:
+    """One JSON line per kill-scenario run, for tools/fault-soak."""
+    line = json.dumps({"scenario": scenario, **numbers})
+    sys.stderr.write(f"\nstats: {line}\n")
+    if STATS_FILE:
+        with open(STATS_FILE, "a") as f:
+            f.write(line + "\n")
+
+
+# ------------------------------------------------------------------------------- client helpers
+
+
+def known_key(key: str) -> bool:
+    try:
+        fluss.Config({key: "1s"})
+        return True
+    except fluss.FlussError as e:
+        return "Unknown property" not in e.message
+
+
+def config(cluster: Cluster, props: Optional[dict] = None, require: tuple = (), bootstrap: Optional[str] = None):
+    """A fluss.Config for the fault cluster. Keys of NEW_KEYS the installed client does not know
+    are dropped, unless listed in ``require`` (then Config raises: the test fails on it)."""
+    p = {"bootstrap.servers": bootstrap or cluster.bootstrap}
+    for k, v in (props or {}).items():
+        if k in NEW_KEYS and k not in require and not known_key(k):
+            sys.stderr.write(f"\nnote: the client does not know {k!r} yet; running without it\n")
+            continue
+        p[k] = v
+    return fluss.Config(p)
+
+
+async def connect(cluster: Cluster, props: Optional[dict] = None, require: tuple = (), bound: float = 60):
+    return await asyncio.wait_for(fluss.FlussConnection.connect(config(cluster, props, require)), bound)
+
+
+def close_quietly(conn) -> None:
+    """close() that does not mask a test's own failure (close flushes and may raise)."""
+    try:
+        conn.close()
+    except fluss.FlussError as e:
+        sys.stderr.write(f"\nnote: close: {e}\n")
+
+
+@pytest.fixture
+async def conn(cluster):
+    c = await connect(cluster, {"client.request-timeout": "10s"})
+    yield c
+    try:
+        c.close()
+    except fluss.FlussError:
+        pass
+
+
+@pytest.fixture
+async def admin(conn):
+    return await conn.get_admin()
+
+
+SCHEMA = pa.schema([("id", pa.int64()), ("k", pa.int32()), ("pad", pa.string())])
+PAD = "p" * 40
+
+
+def rows_batch(start: int, n: int, keys: int = 12) -> pa.RecordBatch:
+    """Rows id = start .. start+n-1, k = id % keys (the bucket key of keyed tables)."""
+    ids = pa.array(range(start, start + n), pa.int64())
+    return pa.record_batch([ids, pa.array([i % keys for i in range(start, start + n)], pa.int32()),
+                            pa.array([PAD] * n)], schema=SCHEMA)
+
+
+def row(i: int, keys: int = 12) -> dict:
+    return {"id": i, "k": i % keys, "pad": PAD}
+
+
+def unique_name(prefix: str) -> str:
+    return f"{prefix}_{uuid.uuid4().hex[:8]}"
+
+
+async def new_table(conn, admin, prefix: str, buckets: int = 3, keyed: bool = False, bound: float = 90):
+    """A fresh log table fluss.<prefix>_<uuid> (replication factor 3); returns (path, table)
+    once every bucket has a leader that answers ListOffsets."""
+    path = fluss.TablePath("fluss", unique_name(prefix))
+    desc = fluss.TableDescriptor(fluss.Schema(SCHEMA), bucket_count=buckets, bucket_keys=["k"] if keyed else None,
+                                 properties={"table.replication.factor": "3"})
+    await asyncio.wait_for(admin.create_table(path, desc), bound)
+    _CREATED.append(path)
+    deadline = time.monotonic() + bound
+    while True:
+        try:
+            await asyncio.wait_for(admin.list_offsets(path, list(range(buckets)), fluss.OffsetType.LATEST), 30)
+            break
+        except (fluss.FlussError, asyncio.TimeoutError):
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.5)
+    return path, await asyncio.wait_for(conn.get_table(path), bound)
+
+
+async def bucket_leaders(admin, path) -> Optional[Dict[int, int]]:
+    """{bucket: tablet server id}, fresh from the coordinator, when the client has it."""
+    if not hasattr(admin, "_bucket_leaders"):
+        return None
+    return dict(await asyncio.wait_for(admin._bucket_leaders(path), 30))
+
+
+async def leader_proc(admin, path, bucket: int = 0) -> str:
+    """The process id (ts-N) leading ``bucket``; ts-0 when the client cannot tell (3 buckets
+    on 3 servers: each server usually leads one bucket)."""
+    leaders = await bucket_leaders(admin, path)
+    if leaders is None:
+        return "ts-0"
+    return f"ts-{leaders[bucket]}"
+
+
+def ts_id(proc: str) -> int:
+    return int(proc.split("-")[1])
+
+
+async def latest_offsets(admin, path, buckets: int = 3, bound: float = 60) -> Dict[int, int]:
+    return await asyncio.wait_for(admin.list_offsets(path, list(range(buckets)), fluss.OffsetType.LATEST), bound)
+
+
+async def retry(fn, bound: float = 90, what: str = "call"):
+    """``await fn()`` again after retriable FlussErrors, for setup steps that must succeed."""
+    deadline = time.monotonic() + bound
+    while True:
+        try:
+            return await asyncio.wait_for(fn(), max(1.0, deadline - time.monotonic()))
+        except fluss.FlussError as e:
+            if not e.is_retriable() or time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.5)
+
+
+async def read_buckets(admin, path, table, buckets: int = 3, bound: float = 180):
+    """Every record of every bucket, read with poll_batches to the current latest offsets.
+    Returns ({bucket: [ids in offset order]}, [problems]): a problem is an offset gap or
+    overlap between consecutive batches of a bucket (a missed or repeated record)."""
+    ends = await retry(lambda: latest_offsets(admin, path, buckets), what="list_offsets")
+    starts = await retry(lambda: asyncio.wait_for(
+        admin.list_offsets(path, list(range(buckets)), fluss.OffsetType.EARLIEST), 60), what="list_offsets")
+    scanner = await table.new_scan().create_batch_scanner()
+    scanner.subscribe_buckets({b: fluss.EARLIEST_OFFSET for b in range(buckets)})
+    ids: Dict[int, List[int]] = {b: [] for b in range(buckets)}
+    nxt = dict(starts)
+    problems: List[str] = []
+    deadline = time.monotonic() + bound
+    while any(nxt[b] < ends[b] for b in range(buckets)):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"read_buckets: at {nxt}, want {ends} after {bound}s")
+        for rb in await asyncio.wait_for(scanner.poll_batches_async(1000), 60):
+            b = rb.bucket.bucket_id
+            if rb.base_offset != nxt[b]:
+                problems.append(f"bucket {b}: batch at offset {rb.base_offset}, expected {nxt[b]}")
+            ids[b].extend(rb.batch.column(0).to_pylist())
+            nxt[b] = rb.last_offset + 1
+    return ids, problems
+
+
+async def read_all_ids(table, buckets: int = 3, bound: float = 180) -> List[int]:
+    """Every id of the table, by a batch scanner's to_arrow_async (EARLIEST, all buckets)."""
+    scanner = await table.new_scan().create_batch_scanner()
+    scanner.subscribe_buckets({b: fluss.EARLIEST_OFFSET for b in range(buckets)})
+    t = await asyncio.wait_for(scanner.to_arrow_async(), bound)
+    return t.column("id").to_pylist()
+
+
+def dup_count(ids: List[int]) -> int:
+    return len(ids) - len(set(ids))
+
+
+def free_port() -> int:
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    p = s.getsockname()[1]
+    s.close()
+    return p
+
+
+class Ticker:
+    """A 10 ms ticker task: counts how often the event loop let it run."""
+
+    def __init__(self):
+        self.ticks = 0
+        self._task = None
+
+    async def _run(self):
+        while True:
+            await asyncio.sleep(0.01)
+            self.ticks += 1
+
+    def __enter__(self):
+        self._task = asyncio.ensure_future(self._run())
+        return self
+
+    def __exit__(self, *exc):
+        self._task.cancel()

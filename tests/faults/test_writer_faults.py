@@ -1,0 +1,323 @@
+"""Writers under faults: delivery timeouts, frozen and killed leaders, full buffers."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+
+import pytest
+
+import fluss
+from conftest import (
+    LONG,
+    NUM_TS,
+    Ticker,
+    bucket_leaders,
+    close_quietly,
+    connect,
+    dup_count,
+    leader_proc,
+    new_table,
+    pick,
+    read_all_ids,
+    read_buckets,
+    record_stats,
+    row,
+    rows_batch,
+    ts_id,
+)
+
+ALL_TS = [f"ts-{i}" for i in range(NUM_TS)]
+
+
+async def _outcome(aw, bound: float):
+    """('ok', value) | ('error', FlussError) | ('hung', None) for an awaitable bounded by ``bound``."""
+    try:
+        return "ok", await asyncio.wait_for(aw, bound)
+    except fluss.FlussError as e:
+        return "error", e
+    except asyncio.TimeoutError:
+        return "hung", None
+
+
+# ------------------------------------------------------------------------------- contract 1
+
+
+async def test_flush_raises_for_rows_failed_by_delivery_timeout(cluster):
+    """All tablet servers frozen past client.writer.delivery-timeout: fire-and-forget appends
+    fail, the next flush raises FlussError naming how many rows failed and why; a flush after
+    that (no new failures) is OK, and the writer works again once the servers are back."""
+    conn = await connect(cluster, {"client.request-timeout": "3s", "client.writer.delivery-timeout": "8s"},
+                         require=("client.writer.delivery-timeout",))
+    try:
+        admin = await conn.get_admin()
+        path, table = await new_table(conn, admin, "f_delivery")
+        writer = await table.new_append_writer()
+        writer.write_arrow_batch(rows_batch(0, 30))
+        await asyncio.wait_for(writer.flush(), 60)  # leaders known, writer id assigned
+
+        for p in ALL_TS:
+            await cluster.afreeze(p)
+        for i in range(1000, 1100):
+            writer.append(row(i))  # fire and forget
+        status, err = await _outcome(writer.flush(), 90)
+        assert status == "error", f"flush with every tablet server frozen past the delivery timeout: {status}"
+        assert re.search(r"\b100 rows?\b", err.message), err.message
+        assert re.search(r"time", err.message, re.I), err.message  # says why (delivery timeout)
+        for p in ALL_TS:
+            await cluster.athaw(p)
+
+        # No new failure since: flush is OK.
+        status, err = await _outcome(writer.flush(), 60)
+        assert status == "ok", f"second flush: {status} {err}"
+        # The servers are back (they re-register after the thaw): new writes go through.
+        await asyncio.to_thread(cluster.restore)
+        writer.write_arrow_batch(rows_batch(2000, 30))
+        await asyncio.wait_for(writer.flush(), 120)
+        ids = await read_all_ids(table)
+        # The 100 failed rows may or may not have reached a log (a frozen server still had
+        # them in its socket); everything acknowledged is there exactly once.
+        acked = [i for i in ids if i < 1000 or i >= 2000]
+        assert sorted(acked) == list(range(30)) + list(range(2000, 2030))
+        assert dup_count(ids) == 0
+    finally:
+        close_quietly(conn)
+
+
+# ------------------------------------------------------------------------------- contract 3
+
+
+async def test_frozen_leader_during_writes_every_handle_succeeds(cluster):
+    """A bucket leader frozen mid-write (request-timeout 5s, delivery-timeout 60s): every
+    handle succeeds after the failover, nothing is reported failed, every row is read back
+    exactly once."""
+    conn = await connect(cluster, {"client.request-timeout": "5s", "client.writer.delivery-timeout": "60s"})
+    try:
+        admin = await conn.get_admin()
+        path, table = await new_table(conn, admin, "f_frozen_write")
+        victim = await leader_proc(admin, path, 0)
+        writer = await table.new_append_writer()
+        handles = []
+        n = 3000
+        frozen_at = n // 3
+        for i in range(n):
+            if i == frozen_at:
+                await cluster.afreeze(victim)
+            handles.append(writer.append(row(i)))
+            if i % 100 == 99:
+                await asyncio.sleep(0.02)  # a paced producer: the freeze lands mid-write
+        results = await asyncio.wait_for(asyncio.gather(*(h.wait() for h in handles), return_exceptions=True), 180)
+        failed = [(i, r) for i, r in enumerate(results) if isinstance(r, BaseException)]
+        await cluster.athaw(victim)
+        assert not failed, f"{len(failed)} handles failed, first: {failed[0]}"
+        await asyncio.wait_for(writer.flush(), 60)
+        ids = await read_all_ids(table)
+        assert sorted(ids) == list(range(n)), f"{len(ids)} rows, {dup_count(ids)} duplicated"
+    finally:
+        close_quietly(conn)
+
+
+# ------------------------------------------------------------------------------- contract 5
+
+
+async def test_full_buffer_append_raises_at_once_and_wait_for_capacity_waits(cluster):
+    """On the event loop, a full writer buffer (servers frozen) makes append raise a retriable
+    FlussError at once instead of blocking; ``await writer.wait_for_capacity()`` waits while a
+    10 ms ticker keeps ticking, and returns once the servers are back."""
+    # buffer.wait-timeout 20s: a blocking append (the old behaviour) would stall the loop 20s.
+    conn = await connect(cluster, {"client.writer.buffer.memory-size": "64kb", "writer.batch.size": "8kb",
+                                   "client.request-timeout": "5s", "client.writer.buffer.wait-timeout": "20s"})
+    try:
+        admin = await conn.get_admin()
+        path, table = await new_table(conn, admin, "f_full_buffer")
+        writer = await table.new_append_writer()
+        writer.append(row(0))
+        await asyncio.wait_for(writer.flush(), 60)
+        for p in ALL_TS:
+            await cluster.afreeze(p)
+        accepted = [0]
+        full = None
+        slowest = 0.0
+        with Ticker():
+            for i in range(1, 20_000):
+                t0 = time.monotonic()
+                try:
+                    writer.append(row(i))
+                except fluss.FlussError as e:
+                    full = e
+                    slowest = max(slowest, time.monotonic() - t0)
+                    break
+                slowest = max(slowest, time.monotonic() - t0)
+                accepted.append(i)
+                if i % 50 == 0:
+                    await asyncio.sleep(0)
+        assert full is not None, "20,000 appends into a 64 kb buffer with frozen servers never reported a full buffer"
+        assert slowest < 5, f"an append blocked the event loop for {slowest:.1f}s (buffer wait-timeout is 20s)"
+        assert full.is_retriable(), full.message
+        assert hasattr(writer, "wait_for_capacity"), "AppendWriter.wait_for_capacity() is missing"
+
+        with Ticker() as ticker:
+            waiting = asyncio.ensure_future(writer.wait_for_capacity())
+            await asyncio.sleep(1.0)
+            assert not waiting.done(), "wait_for_capacity returned while the buffer is still full"
+            assert ticker.ticks >= 10, f"the ticker ticked {ticker.ticks} times in 1s of wait_for_capacity"
+            for p in ALL_TS:
+                await cluster.athaw(p)
+            await asyncio.wait_for(waiting, 120)
+        writer.append(row(50_000))
+        await asyncio.wait_for(writer.flush(), 120)
+        ids = await read_all_ids(table)
+        assert sorted(ids) == accepted + [50_000], f"{len(ids)} rows read, {len(accepted) + 1} accepted"
+    finally:
+        close_quietly(conn)
+
+
+# ------------------------------------------------------------------------------- kill during appends
+
+
+@pytest.mark.parametrize("handles", [True, False], ids=["handles", "fire_and_forget"])
+async def test_leader_kill_during_idempotent_appends(cluster, handles, soak_run):
+    """kill -9 of a bucket leader during idempotent appends (short 60,000 rows, long 300,000),
+    then its restart: every row whose handle succeeded (handles) or that precedes a successful
+    flush (fire and forget) is read back exactly once, and each bucket's ids are increasing in
+    offset order (the writer's order)."""
+    n = pick(60_000, 300_000)
+    flush_every = 5_000
+    conn = await connect(cluster, {"client.request-timeout": "5s"})
+    try:
+        admin = await conn.get_admin()
+        path, table = await new_table(conn, admin, "f_kill_append", keyed=True)
+        victim = await leader_proc(admin, path, 0)
+        writer = await table.new_append_writer()
+        loop = asyncio.get_running_loop()
+        kill_at = n // 3
+        pace = pick(20, 40) * 500 / (n - kill_at)  # seconds per 500 rows after the kill
+        t_kill = None
+        fault = None
+        hs = []
+        sample = []  # (id, future of the handle's wait, completion time list)
+        done_at = {}
+        good_flushes = []  # rows before each successful flush: ids < bound
+        flush_errors = []
+        for i in range(n):
+            if i == kill_at:
+                t_kill = time.monotonic()
+
+                async def crash():
+                    await cluster.akill(victim, wait=True)
+                    await cluster.arestart(victim)
+
+                fault = asyncio.ensure_future(crash())
+            h = writer.append(row(i))
+            if handles:
+                hs.append(h)
+            if i % 50 == 0 and i >= kill_at:
+                f = asyncio.ensure_future(h.wait())
+                f.add_done_callback(lambda _f, i=i: done_at.setdefault(i, time.monotonic()))
+                sample.append((i, f))
+            if not handles and i % flush_every == flush_every - 1:
+                try:
+                    await asyncio.wait_for(writer.flush(), 180)
+                    good_flushes.append(i + 1)
+                except fluss.FlussError as e:
+                    flush_errors.append(e)
+            elif i >= kill_at and i % 500 == 499:
+                await asyncio.sleep(pace)  # the rest spans the failover and the restart
+            elif i % 1000 == 999:
+                await asyncio.sleep(0)
+        await asyncio.wait_for(fault, 300)
+        failed_ids = set()
+        if handles:
+            results = await asyncio.wait_for(asyncio.gather(*(h.wait() for h in hs), return_exceptions=True), 300)
+            failed_ids = {i for i, r in enumerate(results) if isinstance(r, BaseException)}
+            must = [i for i in range(n) if i not in failed_ids]
+        else:
+            try:
+                await asyncio.wait_for(writer.flush(), 300)
+                good_flushes.append(n)
+            except fluss.FlussError as e:
+                flush_errors.append(e)
+            must = list(range(max(good_flushes, default=0)))
+        await asyncio.wait_for(asyncio.gather(*(f for _, f in sample), return_exceptions=True), 300)
+        by_bucket, problems = await read_buckets(admin, path, table)
+        # Time to recover: the stalled bucket's first acknowledgement of a row appended after
+        # the kill (buckets on other leaders acknowledge at once).
+        bucket_of = {i: b for b, xs in by_bucket.items() for i in xs}
+        first_ack = {}
+        for i, f in sample:
+            if not f.exception() and i in done_at and i in bucket_of:
+                b = bucket_of[i]
+                first_ack[b] = min(first_ack.get(b, done_at[i]), done_at[i])
+        recover_s = (max(first_ack.values()) - t_kill) if first_ack else float("nan")
+        ids = [i for b in sorted(by_bucket) for i in by_bucket[b]]
+        present = set(ids)
+        lost = [i for i in must if i not in present]
+        dups = dup_count(ids)
+        unordered = [b for b, xs in by_bucket.items() if any(x >= y for x, y in zip(xs, xs[1:]))]
+        record_stats("kill_append_" + ("handles" if handles else "fire_and_forget"), rows=n, lost=len(lost),
+                     duplicated=dups, failed_but_present=len(failed_ids & present), failed=len(failed_ids),
+                     flush_errors=len(flush_errors), recover_s=round(recover_s, 2), victim=victim)
+        assert not problems, problems[:5]
+        assert not lost, f"{len(lost)} acknowledged rows lost, first {lost[:5]}"
+        assert dups == 0, f"{dups} rows duplicated"
+        assert not unordered, f"buckets {unordered}: ids not increasing in offset order"
+        assert present <= set(range(n))
+    finally:
+        close_quietly(conn)
+
+
+# ------------------------------------------------------------------------------- frozen leader: every call is bounded
+
+
+async def test_frozen_leader_every_call_returns_or_fails_retriably(cluster):
+    """With a bucket leader frozen (request-timeout 5s), list_offsets, poll, to_arrow, flush and
+    handle.wait each return, raise a retriable error within their bound, or complete on the new
+    leader after the failover (~6-8 s: ZooKeeper session timeout)."""
+    conn = await connect(cluster, {"client.request-timeout": "5s", "client.writer.delivery-timeout": "60s"})
+    try:
+        admin = await conn.get_admin()
+        path, table = await new_table(conn, admin, "f_frozen_calls")
+        writer = await table.new_append_writer()
+        writer.write_arrow_batch(rows_batch(0, 3000))
+        await asyncio.wait_for(writer.flush(), 60)
+        poller = await table.new_scan().create_log_scanner()
+        poller.subscribe_buckets({b: fluss.EARLIEST_OFFSET for b in range(3)})
+        seen = []
+        while len(seen) < 3000:
+            seen += await asyncio.wait_for(poller.poll_async(2000), 60)
+        victim = await leader_proc(admin, path, 0)
+        await cluster.afreeze(victim)
+
+        async def append_flush():
+            writer.write_arrow_batch(rows_batch(3000, 300))
+            return await writer.flush()
+
+        async def to_arrow():
+            s = await table.new_scan().create_batch_scanner()
+            s.subscribe_buckets({b: fluss.EARLIEST_OFFSET for b in range(3)})
+            return await s.to_arrow_async()
+
+        h = writer.append(row(9999))
+        calls = {
+            "list_offsets": (admin.list_offsets(path, [0, 1, 2], fluss.OffsetType.LATEST), 45),
+            "poll": (poller.poll_async(2000), 45),
+            "to_arrow": (to_arrow(), 120),
+            "flush": (append_flush(), 120),
+            "handle.wait": (h.wait(), 120),
+        }
+        names = list(calls)
+        outcomes = await asyncio.gather(*(_outcome(aw, bound) for aw, bound in calls.values()))
+        await cluster.athaw(victim)
+        report = {n: (s, (v.message if s == "error" else None)) for n, (s, v) in zip(names, outcomes)}
+        print("frozen-leader outcomes:", report)
+        # Observed with the client of this commit: see the final report of the suite's author.
+        for name, (status, value) in zip(names, outcomes):
+            assert status != "hung", f"{name} did not return within {calls[name][1]}s with a frozen leader"
+            if status == "error":
+                assert value.is_retriable(), f"{name} raised a non-retriable error: {value.error_code} {value.message}"
+        if outcomes[2][0] == "ok":  # to_arrow on the new leader: everything written before the freeze
+            got = outcomes[2][1].column("id").to_pylist()
+            assert dup_count(got) == 0 and set(range(3000)) <= set(got)
+    finally:
+        close_quietly(conn)
