@@ -162,7 +162,10 @@ struct Value {
   }
 };
 
-/// Completion of one write: resolves when the server acknowledged the batch holding it.
+/// Completion of one write: resolves when the server acknowledged the batch holding it (OK:
+/// stored on the replicas writer.acks asks for), or when the batch failed: a non-retriable
+/// server error, writer.retries exhausted, client.writer.delivery-timeout passed (kTimeout; the
+/// message says when the batch had been sent and so may be stored), or the connection closed.
 class WriteResult {
  public:
   struct State;
@@ -182,7 +185,9 @@ class WriteResult {
 
 /// Writes to a log table. Rows go into per-bucket Arrow batches that close at
 /// writer.batch.size bytes, after client.writer.batch-timeout, or on Flush, and are sent to the
-/// bucket leader with writer.acks.
+/// bucket leader with writer.acks. Failed sends are retried (after a metadata refresh when the
+/// error or a timeout suggests the leader moved) until client.writer.delivery-timeout; with
+/// idempotence (the default) a retried batch is stored once, in order.
 class AppendWriter {
  public:
   virtual ~AppendWriter() = default;
@@ -204,7 +209,10 @@ class AppendWriter {
   /// (kInvalidArgument naming the field otherwise). The batch is sent as is, no per-row work.
   virtual Result<WriteResult> WriteArrowBatch(const std::shared_ptr<arrow::RecordBatch>& batch) = 0;
   /// Closes every open batch and calls `done` when all writes appended before this call are
-  /// acknowledged, with the first failure among them, if any.
+  /// complete. `done` gets OK only when no write failed since the previous flush (including
+  /// writes whose handles nobody looked at); otherwise an error with the first failure's code
+  /// that says how many rows and batches failed and why. Each failure is reported by one
+  /// flush (every flush waiting when it happens, else the next one).
   virtual void FlushAsync(StatusCallback done) = 0;
   /// The Arrow schema rows must follow (the table's columns).
   virtual const std::shared_ptr<arrow::Schema>& schema() const = 0;
@@ -234,8 +242,12 @@ class LogScanner {
   virtual Status Unsubscribe(int32_t bucket) = 0;
   /// Returns the next batches of the subscribed buckets: as soon as any are fetched, or an empty
   /// list once `timeout_ms` passes. The server waits for client.scanner.log.fetch.min-bytes up
-  /// to client.scanner.log.fetch.wait-max-time per fetch. Polls and reads of one scanner run
-  /// one at a time, in call order; the next starts after `done` returns (so `done` may Requeue).
+  /// to client.scanner.log.fetch.wait-max-time per fetch. A poll returns by its own timeout
+  /// even when a fetch is still outstanding (e.g. at a frozen leader): that fetch continues and
+  /// the next poll or read returns what it brings. Retriable errors (leader changes, servers
+  /// starting) are retried inside polls and reported only once they last 2 x
+  /// client.request-timeout. Polls and reads of one scanner run one at a time, in call order;
+  /// the next starts after `done` returns (so `done` may Requeue).
   virtual void PollAsync(int64_t timeout_ms, Callback<std::vector<ScanBatch>> done) = 0;
   /// PollAsync returning at most `max_records` records (0: no limit); the rest stay buffered
   /// for the next poll, in order.
@@ -246,9 +258,13 @@ class LogScanner {
   /// Puts batches returned by a poll that the caller could not deliver back in front, so the
   /// next poll returns them first (e.g. the poll was cancelled after its fetch completed).
   virtual void Requeue(std::vector<ScanBatch> batches) = 0;
-  /// Reads every subscribed bucket from its position up to the high watermark seen when the
-  /// call starts, and returns the records as one table (the scanner's projected schema; an empty
-  /// table at once when there is nothing to read). Advances the positions.
+  /// Reads every subscribed bucket from its position up to the high watermark of its current
+  /// leader when the call starts (leaders are refreshed at the coordinator first, so a stale
+  /// replica never shortens the read), and returns the records as one table (the scanner's
+  /// projected schema; an empty table at once when there is nothing to read). Advances the
+  /// positions. Leader changes are retried; fails with a retriable kTimeout when no bucket
+  /// progressed for 2 x client.request-timeout. On failure nothing read is lost: the records
+  /// go back to the scanner for the next read.
   virtual void ToArrowAsync(Callback<std::shared_ptr<arrow::Table>> done) = 0;
   /// The bounded read of ToArrowAsync, as the batches it read (bucket and offsets kept), so a
   /// caller that cannot deliver them can Requeue them. On failure, nothing read is lost: the

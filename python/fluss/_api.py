@@ -87,6 +87,8 @@ class Config:
             ``client.request-timeout`` (30 s), ``client.connect-timeout`` (120 s),
             ``client.writer.batch-timeout`` (100 ms), ``client.writer.buffer.memory-size``
             (64 MiB), ``client.writer.buffer.wait-timeout``, ``client.writer.enable-idempotence``,
+            ``client.writer.delivery-timeout`` (120 s: how long a write may be retried across
+            leader changes before its handle and the next ``flush()`` fail),
             ``client.scanner.log.fetch.max-bytes`` (16 MiB),
             ``client.scanner.log.fetch.max-bytes-for-bucket`` (1 MiB),
             ``client.scanner.log.fetch.min-bytes`` (1), ``client.scanner.log.fetch.wait-max-time``
@@ -686,8 +688,15 @@ class AppendWriter:
         self.write_arrow(table)
 
     async def flush(self) -> None:
-        """Sends every open batch; returns when all writes made before the call are
-        acknowledged, raising FlussError with the first failure among them."""
+        """Sends every open batch and returns when all writes made before the call are complete.
+
+        Raises:
+            FlussError: when any write since the previous flush failed, also writes whose
+                handles were never awaited (fire-and-forget appends). The message says how many
+                rows and batches failed and gives the first failure; ``error_code`` is that
+                failure's code (e.g. 25 when ``client.writer.delivery-timeout`` passed). Each
+                failure is reported once: the next flush starts from zero.
+        """
         await self._n.flush()
 
 
@@ -1057,8 +1066,13 @@ class FlussConnection:
 
     def close(self) -> None:
         """Flushes pending writes (waiting at most ``client.request-timeout``), then closes the
-        server connections and stops the I/O thread. Idempotent. Raises FlussError if pending
-        writes could not be acknowledged."""
+        server connections and stops the I/O thread. Idempotent.
+
+        Raises:
+            FlussError: as ``flush()`` does, when a write since the last flush failed or pending
+                writes could not be acknowledged in time (those fail with the connection
+                closed).
+        """
         if self._closed:
             return
         self._closed = True

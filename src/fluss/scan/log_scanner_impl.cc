@@ -259,7 +259,22 @@ asio::awaitable<Result<std::vector<ScanBatch>>> LogScannerImpl::Poll(int64_t tim
     if (ended) {
       Status error = inflight_->error;
       inflight_.reset();
-      if (!error.ok()) co_return error;
+      if (error.ok()) {
+        failing_since_.reset();
+      } else if (!error.IsRetriable()) {
+        co_return error;
+      } else {
+        // Retriable (a leader moving, a server starting): polls keep trying, as the Java
+        // scanner does, and report it only when it lasts two request timeouts.
+        const auto now2 = Clock::now();
+        if (!failing_since_) failing_since_ = now2;
+        if (now2 - *failing_since_ > std::chrono::milliseconds(conn_->options().request_timeout_ms) * 2) {
+          failing_since_.reset();
+          co_return error;
+        }
+        const int64_t left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now2).count();
+        if (left > 0) co_await conn_->Sleep(std::chrono::milliseconds(std::min<int64_t>(left, 100)));
+      }
       std::lock_guard<std::mutex> lock(mu_);
       auto buffered = TakeBufferedLocked();
       if (!buffered.empty()) co_return buffered;

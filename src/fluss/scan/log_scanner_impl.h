@@ -132,6 +132,7 @@ class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<Lo
   std::deque<std::function<void()>> waiting_;  // operations queued behind the running one
   std::atomic<bool> wakeup_{false};
   std::shared_ptr<FetchInFlight> inflight_;  // I/O thread
+  std::optional<Clock::time_point> failing_since_;  // I/O thread: polls failing retriably since
 };
 
 }  // namespace fluss::scan
