@@ -474,11 +474,23 @@ asio::awaitable<Result<std::vector<ScanBatch>>> LogScannerImpl::ReadToEnd() {
 asio::awaitable<Result<std::vector<LogScannerImpl::RawBatch>>> LogScannerImpl::FetchRound(
     std::map<int32_t, Subscription> positions, std::optional<std::map<int32_t, int64_t>> stop, int32_t wait_ms) {
   const TablePath& path = table_.table_path;
-  const auto deadline = Clock::now() + std::chrono::milliseconds(conn_->options().request_timeout_ms);
-  Status st = co_await conn_->WaitForLeaders(path, table_.num_buckets, deadline);
-  if (!st.ok()) co_return st;
+  // Buckets whose leader is unknown (e.g. during a failover) wait for a refresh; the others
+  // are fetched meanwhile.
+  bool missing = false;
+  for (auto& [b, sub] : positions) missing |= !conn_->metadata().Leader(path, b).has_value();
+  if (missing) {
+    const std::vector<TablePath> tables{path};
+    Status st = co_await conn_->RefreshMetadata(tables);
+    if (!st.ok() && !st.IsRetriable()) co_return st.WithContext("table " + path.ToString());
+  }
+  if (conn_->closed()) co_return Status::Closed("the connection is closed");
   std::map<int32_t, std::map<int32_t, int64_t>> by_leader;
-  for (auto& [b, sub] : positions) by_leader[*conn_->metadata().Leader(path, b)][b] = sub.position;
+  bool leaderless = false;
+  for (auto& [b, sub] : positions) {
+    auto leader = conn_->metadata().Leader(path, b);
+    if (leader) by_leader[*leader][b] = sub.position;
+    else leaderless = true;
+  }
   std::vector<asio::awaitable<Result<LeaderFetch>>> ops;
   for (auto& [leader, buckets] : by_leader) ops.push_back(FetchFromLeader(leader, buckets, stop, wait_ms));
   auto results = co_await client::WhenAll<LeaderFetch>(conn_->io(), std::move(ops));
@@ -507,7 +519,7 @@ asio::awaitable<Result<std::vector<LogScannerImpl::RawBatch>>> LogScannerImpl::F
     }
   }
   if (!error.ok() && batches.empty()) co_return error;
-  if (retry && batches.empty()) co_await conn_->Sleep(std::chrono::milliseconds(100));
+  if ((retry || leaderless) && batches.empty()) co_await conn_->Sleep(std::chrono::milliseconds(100));
   co_return batches;
 }
 
