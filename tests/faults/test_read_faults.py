@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
+
 import fluss
 from conftest import (
     bucket_leaders,
@@ -33,6 +35,7 @@ async def _write(table, start: int, n: int, chunk: int = 5000, bound: float = 18
 # ------------------------------------------------------------------------------- contract 2
 
 
+@pytest.mark.kill_scenario
 async def test_bounded_read_after_failover_sees_every_bucket(cluster, soak_run):
     """30,000 rows over 3 buckets (acks all); a table handle whose metadata still names the old
     leader; kill -9 of that leader, failover, restart (it rejoins as a follower); at once, a
@@ -144,6 +147,7 @@ async def test_poll_returns_by_its_own_timeout_when_a_leader_freezes(cluster):
 # ------------------------------------------------------------------------------- poll across a leader kill
 
 
+@pytest.mark.kill_scenario
 async def test_record_scanner_polls_across_a_leader_kill(cluster, soak_run):
     """A record scanner polling continuously while a bucket leader is killed and restarted
     (writes go on meanwhile) sees every record once: offsets of each bucket contiguous from 0,

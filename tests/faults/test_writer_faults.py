@@ -176,6 +176,7 @@ async def test_full_buffer_append_raises_at_once_and_wait_for_capacity_waits(clu
 # ------------------------------------------------------------------------------- kill during appends
 
 
+@pytest.mark.kill_scenario
 @pytest.mark.parametrize("handles", [True, False], ids=["handles", "fire_and_forget"])
 async def test_leader_kill_during_idempotent_appends(cluster, handles, soak_run):
     """kill -9 of a bucket leader during idempotent appends (short 60,000 rows, long 300,000),
