@@ -710,12 +710,16 @@ class AppendWriter:
     def append(self, row) -> WriteResultHandle:  # replaced per instance by the native method
         """Appends one row: a dict ``{column: value}`` (nullable columns may be left out) or a
         list/tuple in column order. Values: bool, int, float, str, bytes, datetime.date,
-        datetime.time, datetime.datetime (naive, or aware for ``timestamp(tz=...)`` columns),
-        decimal.Decimal.
+        datetime.time, datetime.datetime or pandas.Timestamp (naive, or aware for
+        ``timestamp(tz=...)`` columns), numpy.datetime64 (units W, D, h, m, s, ms, us, ns; naive,
+        UTC for ``timestamp(tz=...)`` columns), decimal.Decimal. ``None``, ``pandas.NaT`` and
+        ``numpy.datetime64('NaT')`` are null (in date, time and timestamp columns for NaT), as in
+        ``write_pandas``.
 
         Raises:
             FlussError: naming the column for an unknown key, a wrong type, an out-of-range value,
-                a missing NOT NULL value or a wrong row length; nothing already queued is lost.
+                a missing NOT NULL value (or NaT in a NOT NULL column) or a wrong row length
+                (error_code -2). Nothing already queued is lost.
         """
         return self._n.append(row)
 
