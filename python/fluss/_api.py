@@ -14,7 +14,7 @@ import pyarrow as pa
 
 from . import _fluss
 from ._async import as_coroutine, cancel_requested, future_from
-from ._errors import FlussError, _make_error
+from ._errors import REQUEST_TIME_OUT, FlussError, FlussTimeoutError, _make_error
 
 _fluss._set_helpers(_make_error, future_from, cancel_requested, as_coroutine)
 
@@ -716,12 +716,59 @@ class AppendWriter:
         ``numpy.datetime64('NaT')`` are null (in date, time and timestamp columns for NaT), as in
         ``write_pandas``.
 
+        When the writer's buffer holds ``client.writer.buffer.memory-size`` bytes (default
+        64 MiB) of unsent data, ``append`` called on a thread running an asyncio event loop does
+        not wait (that would block every task of the loop): it raises a retriable FlussError at
+        once (a ``FlussTimeoutError``, error_code 25) and queues nothing; ``await
+        writer.wait_for_capacity()`` and append again. On other threads (plain scripts,
+        ``asyncio.to_thread``) it waits with the GIL released for at most
+        ``client.writer.buffer.wait-timeout`` (default: without limit), then raises that error.
+
         Raises:
             FlussError: naming the column for an unknown key, a wrong type, an out-of-range value,
                 a missing NOT NULL value (or NaT in a NOT NULL column) or a wrong row length
-                (error_code -2). Nothing already queued is lost.
+                (error_code -2); the retriable buffer-full error above. Nothing already queued is
+                lost.
         """
         return self._n.append(row)
+
+    async def wait_for_capacity(self, timeout_ms: Optional[int] = None) -> None:
+        """Waits, without blocking the event loop, until the writer's buffer has room
+        (buffered bytes below ``client.writer.buffer.memory-size``), so the next ``append``
+        does not fail for a full buffer. Returns at once when there is room. The buffer empties
+        as the server acknowledges batches (sent at ``writer.batch.size``, after
+        ``client.writer.batch-timeout``, or on ``flush()``).
+
+        Args:
+            timeout_ms: longest wait in milliseconds (int >= 0); None (default) means
+                ``client.writer.buffer.wait-timeout`` of the connection (default: without limit).
+
+        Raises:
+            FlussTimeoutError: (a FlussError, error_code 25, ``is_retriable()`` True) when the
+                buffer is still full after ``timeout_ms``.
+            FlussError: error_code -2 for a ``timeout_ms`` that is not an int >= 0.
+        """
+        n = self._n
+        if timeout_ms is None:
+            timeout_ms = n.buffer_wait_timeout_ms
+        elif not isinstance(timeout_ms, int) or isinstance(timeout_ms, bool) or timeout_ms < 0:
+            raise FlussError(f"wait_for_capacity: timeout_ms must be an int >= 0 or None, got {timeout_ms!r}")
+        if not n.buffer_full:
+            return
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout_ms / 1000.0
+        # Poll the native BufferFull() (a mutex-guarded comparison): 1 ms first, backing off to
+        # 20 ms, so a buffer freed by the next acknowledgement is seen promptly.
+        interval = 0.001
+        while n.buffer_full:
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise FlussTimeoutError(
+                    f"table {n.table_path}: the writer buffer (client.writer.buffer.memory-size = "
+                    f"{n.buffer_memory_size} bytes) stayed full for {timeout_ms} ms (wait_for_capacity)",
+                    REQUEST_TIME_OUT, True)
+            await asyncio.sleep(min(interval, remaining))
+            interval = min(interval * 2, 0.02)
 
     def _conform(self, batch: pa.RecordBatch, method: str = "write_arrow_batch") -> pa.RecordBatch:
         """Checks a batch against the table (names, types, nulls in NOT NULL columns) and casts
