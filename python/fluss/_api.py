@@ -5,14 +5,16 @@ from __future__ import annotations
 import asyncio
 import atexit
 import enum
+import operator
 import weakref
+from collections.abc import Mapping
 from typing import Any, Dict, Iterable, List, Optional
 
 import pyarrow as pa
 
 from . import _fluss
 from ._async import as_coroutine, cancel_requested, future_from
-from ._errors import FlussError, _make_error
+from ._errors import REQUEST_TIME_OUT, FlussError, FlussTimeoutError, _make_error
 
 _fluss._set_helpers(_make_error, future_from, cancel_requested, as_coroutine)
 
@@ -226,20 +228,79 @@ def _type_string(t: pa.DataType) -> str:
     return str(t)
 
 
+_INT32_MAX = 2**31 - 1
+
+
+def _column_list(owner: str, arg: str, value, columns: Optional[List[str]] = None) -> List[str]:
+    """``value`` (None, or a list/tuple of distinct str column names) as a list; with
+    ``columns``, every name must be one of them. FlussError (-2) naming ``owner`` and ``arg``."""
+    if value is None:
+        return []
+    if isinstance(value, (str, bytes)):
+        raise FlussError(f"{owner}: {arg} must be a list of column names, e.g. [{value!r}], "
+                         f"not the single string {value!r}")
+    if not isinstance(value, (list, tuple)):
+        raise FlussError(f"{owner}: {arg} must be a list of column names, got {type(value).__name__}")
+    out: List[str] = []
+    for name in value:
+        if not isinstance(name, str):
+            raise FlussError(f"{owner}: {arg} must hold column names (str), got {name!r}")
+        if name in out:
+            raise FlussError(f"{owner}: {arg} names column '{name}' twice")
+        if columns is not None and name not in columns:
+            raise FlussError(f"{owner}: {arg} column '{name}' is not in the schema")
+        out.append(name)
+    return out
+
+
+def _string_map(owner: str, arg: str, value) -> Dict[str, str]:
+    """``value`` (None, or a dict of str keys to str/int/float/bool values) as ``{str: str}``
+    (bools as ``"true"``/``"false"``). FlussError (-2) naming ``owner`` and ``arg``."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise FlussError(f"{owner}: {arg} must be a dict of str to str, got {type(value).__name__}")
+    out: Dict[str, str] = {}
+    for k, v in value.items():
+        if not isinstance(k, str):
+            raise FlussError(f"{owner}: {arg} key {k!r} must be a str")
+        if isinstance(v, bool):
+            v = "true" if v else "false"
+        elif isinstance(v, (int, float)):
+            v = str(v)
+        elif not isinstance(v, str):
+            raise FlussError(f"{owner}: {arg} '{k}': value {v!r} must be a str, int, float or bool")
+        out[k] = v
+    return out
+
+
+def _optional_str(owner: str, arg: str, value) -> Optional[str]:
+    if value is not None and not isinstance(value, str):
+        raise FlussError(f"{owner}: {arg} must be a str or None, got {type(value).__name__}")
+    return value
+
+
 class Schema:
     """A table schema: a ``pyarrow.Schema`` plus optional primary-key column names.
+
+    Args:
+        schema: the columns, a ``pyarrow.Schema``.
+        primary_keys: a list (or tuple) of distinct column names, e.g. ``["id"]``; None or empty
+            for a log table.
 
     Field nullability is kept (``nullable=False`` makes a NOT NULL column); primary-key columns
     are NOT NULL. A field metadata entry ``b"comment"`` becomes the column comment.
 
     Raises:
-        FlussError: if ``schema`` is not a ``pyarrow.Schema`` or a primary key is not a column.
+        FlussError: error_code -2, naming the argument, if ``schema`` is not a
+            ``pyarrow.Schema``, or ``primary_keys`` is not a list of str (a single string such
+            as ``"id"`` is rejected: pass ``["id"]``), repeats a name or names a missing column.
     """
 
     def __init__(self, schema: pa.Schema, primary_keys: Optional[List[str]] = None):
         if not isinstance(schema, pa.Schema):
             raise FlussError(f"Schema: expected a pyarrow.Schema, got {type(schema).__name__}")
-        pks = list(primary_keys or [])
+        pks = _column_list("Schema", "primary_keys", primary_keys)
         for pk in pks:
             if pk not in schema.names:
                 raise FlussError(f"Schema: primary key column '{pk}' is not in the schema")
@@ -282,14 +343,27 @@ class TableDescriptor:
 
     Args:
         schema: the ``fluss.Schema``.
-        partition_keys: partition column names (e.g. ``["region"]``).
-        bucket_count: number of buckets (server default when None).
-        bucket_keys: columns hashed to pick a row's bucket.
-        comment: table comment.
+        partition_keys: a list (or tuple) of distinct column names to partition by, e.g.
+            ``["region"]``.
+        bucket_count: number of buckets, an int in 1 .. 2**31-1 (numpy integers accepted);
+            None: the server default.
+        bucket_keys: a list (or tuple) of distinct column names hashed to pick a row's bucket.
+        comment: table comment (str).
         log_format: ``"ARROW"`` (default) or ``"INDEXED"`` (property ``table.log.format``).
         kv_format: ``"COMPACTED"`` or ``"INDEXED"`` for primary-key tables (``table.kv.format``).
-        properties: ``table.*`` options, e.g. ``{"table.log.arrow.compression.type": "ZSTD"}``.
-        custom_properties: free-form key/value pairs stored with the table.
+        properties: dict of ``table.*`` options, e.g.
+            ``{"table.log.arrow.compression.type": "ZSTD"}``; str keys, values str, int, float
+            or bool (sent as text, bools as ``"true"``/``"false"``).
+        custom_properties: dict of free-form key/value pairs stored with the table (same
+            value rules).
+
+    Every argument is checked here, as the seed guide shows them (lists of names, dicts).
+
+    Raises:
+        FlussError: error_code -2, naming the argument, for a wrong type (e.g. a single string
+            ``"id"`` for a key list: pass ``["id"]``; a non-dict ``properties``), a key column
+            that is repeated or not in the schema, or a ``bucket_count`` that is not an int in
+            1 .. 2**31-1.
     """
 
     def __init__(
@@ -305,16 +379,28 @@ class TableDescriptor:
         properties: Optional[Dict[str, str]] = None,
         custom_properties: Optional[Dict[str, str]] = None,
     ):
+        owner = "TableDescriptor"
         if not isinstance(schema, Schema):
             raise FlussError(f"TableDescriptor: schema must be a fluss.Schema, got {type(schema).__name__}")
-        if bucket_count is not None and (not isinstance(bucket_count, int) or bucket_count <= 0):
-            raise FlussError(f"TableDescriptor: bucket_count must be a positive int, got {bucket_count!r}")
+        columns = schema.get_column_names()
+        if bucket_count is not None:
+            count = None
+            if not isinstance(bucket_count, bool):
+                try:
+                    count = operator.index(bucket_count)
+                except TypeError:
+                    pass
+            if count is None or not (1 <= count <= _INT32_MAX):
+                raise FlussError(f"TableDescriptor: bucket_count must be an int from 1 to {_INT32_MAX}, "
+                                 f"got {bucket_count!r}")
+            bucket_count = count
         self._schema = schema
-        self.partition_keys = list(partition_keys or [])
+        self.partition_keys = _column_list(owner, "partition_keys", partition_keys, columns)
         self.bucket_count = bucket_count
-        self.bucket_keys = list(bucket_keys or [])
-        self.comment = comment
-        props = {str(k): str(v) for k, v in (properties or {}).items()}
+        self.bucket_keys = _column_list(owner, "bucket_keys", bucket_keys, columns)
+        self.comment = _optional_str(owner, "comment", comment)
+        props = _string_map(owner, "properties", properties)
+        custom = _string_map(owner, "custom_properties", custom_properties)
         if log_format is not None:
             if str(log_format).upper() not in ("ARROW", "INDEXED", "COMPACTED"):
                 raise FlussError(f"TableDescriptor: log_format must be ARROW or INDEXED, got {log_format!r}")
@@ -324,7 +410,7 @@ class TableDescriptor:
                 raise FlussError(f"TableDescriptor: kv_format must be COMPACTED or INDEXED, got {kv_format!r}")
             props["table.kv.format"] = str(kv_format).upper()
         self.properties = props
-        self.custom_properties = {str(k): str(v) for k, v in (custom_properties or {}).items()}
+        self.custom_properties = custom
 
     def get_schema(self) -> Schema:
         return self._schema
@@ -383,11 +469,20 @@ class TableInfo:
 
 
 class DatabaseDescriptor:
-    """A database's comment and custom properties."""
+    """A database's comment and custom properties.
+
+    Args:
+        comment: the database comment (str) or None.
+        custom_properties: dict of str keys to str, int, float or bool values (sent as text).
+
+    Raises:
+        FlussError: error_code -2, naming the argument, for a non-str comment or a
+            ``custom_properties`` that is not such a dict.
+    """
 
     def __init__(self, comment: Optional[str] = None, custom_properties: Optional[Dict[str, str]] = None):
-        self.comment = comment
-        self._custom = {str(k): str(v) for k, v in (custom_properties or {}).items()}
+        self.comment = _optional_str("DatabaseDescriptor", "comment", comment)
+        self._custom = _string_map("DatabaseDescriptor", "custom_properties", custom_properties)
 
     def get_custom_properties(self) -> Dict[str, str]:
         return dict(self._custom)
@@ -409,6 +504,17 @@ class DatabaseInfo:
 # ------------------------------------------------------------------------------- admin
 
 _OFFSET_TYPES = {"earliest": 0, "latest": 1, "timestamp": 2}
+
+
+def _partition_spec(owner: str, spec) -> Dict[str, str]:
+    if not isinstance(spec, Mapping):
+        raise FlussError(f"{owner}: partition_spec must be a dict {{partition_key: value}}, got {type(spec).__name__}")
+    for k, v in spec.items():
+        if not isinstance(k, str):
+            raise FlussError(f"{owner}: partition_spec key {k!r} must be a str (a partition key)")
+        if v is None:
+            raise FlussError(f"{owner}: partition_spec '{k}': the value must not be None")
+    return {k: str(v) for k, v in spec.items()}
 
 
 def _check_path(table_path) -> TablePath:
@@ -493,20 +599,23 @@ class FlussAdmin:
 
     async def create_partition(self, table_path: TablePath, partition_spec: Dict[str, str],
                                ignore_if_exists: bool = False) -> None:
-        """Creates the partition ``{partition_key: value}`` (every partition key named once).
-        Raises FlussError: 42 PARTITION_ALREADY_EXISTS unless ``ignore_if_exists``,
-        43 PARTITION_SPEC_INVALID_EXCEPTION, 37 TABLE_NOT_PARTITIONED_EXCEPTION."""
+        """Creates the partition ``partition_spec``: a dict ``{partition_key: value}`` naming
+        every partition key once (values are sent as ``str(value)``). Raises FlussError:
+        42 PARTITION_ALREADY_EXISTS unless ``ignore_if_exists``, 43
+        PARTITION_SPEC_INVALID_EXCEPTION, 37 TABLE_NOT_PARTITIONED_EXCEPTION; -2 naming
+        partition_spec when it is not a dict with str keys."""
         p = _check_path(table_path)
-        await self._n.create_partition(p.database_name, p.table_name, {str(k): str(v) for k, v in partition_spec.items()},
-                                       bool(ignore_if_exists))
+        spec = _partition_spec("create_partition", partition_spec)
+        await self._n.create_partition(p.database_name, p.table_name, spec, bool(ignore_if_exists))
 
     async def drop_partition(self, table_path: TablePath, partition_spec: Dict[str, str],
                              ignore_if_not_exists: bool = False) -> None:
-        """Drops a partition. Raises FlussError 36 PARTITION_NOT_EXISTS unless
-        ``ignore_if_not_exists``."""
+        """Drops the partition ``partition_spec`` (a dict as for ``create_partition``). Raises
+        FlussError 36 PARTITION_NOT_EXISTS unless ``ignore_if_not_exists``; -2 naming
+        partition_spec when it is not a dict with str keys."""
         p = _check_path(table_path)
-        await self._n.drop_partition(p.database_name, p.table_name, {str(k): str(v) for k, v in partition_spec.items()},
-                                     bool(ignore_if_not_exists))
+        spec = _partition_spec("drop_partition", partition_spec)
+        await self._n.drop_partition(p.database_name, p.table_name, spec, bool(ignore_if_not_exists))
 
     async def _bucket_leaders(self, table_path: TablePath) -> Dict[int, int]:
         """``{bucket_id: tablet_server_id}`` of a non-partitioned table, from a metadata refresh at
@@ -614,14 +723,65 @@ class AppendWriter:
     def append(self, row) -> WriteResultHandle:  # replaced per instance by the native method
         """Appends one row: a dict ``{column: value}`` (nullable columns may be left out) or a
         list/tuple in column order. Values: bool, int, float, str, bytes, datetime.date,
-        datetime.time, datetime.datetime (naive, or aware for ``timestamp(tz=...)`` columns),
-        decimal.Decimal.
+        datetime.time, datetime.datetime or pandas.Timestamp (naive, or aware for
+        ``timestamp(tz=...)`` columns), numpy.datetime64 (units W, D, h, m, s, ms, us, ns; naive,
+        UTC for ``timestamp(tz=...)`` columns), decimal.Decimal. ``None``, ``pandas.NaT`` and
+        ``numpy.datetime64('NaT')`` are null (in date, time and timestamp columns for NaT), as in
+        ``write_pandas``.
+
+        When the writer's buffer holds ``client.writer.buffer.memory-size`` bytes (default
+        64 MiB) of unsent data, ``append`` called on a thread running an asyncio event loop does
+        not wait (that would block every task of the loop): it raises a retriable FlussError at
+        once (a ``FlussTimeoutError``, error_code 25) and queues nothing; ``await
+        writer.wait_for_capacity()`` and append again. On other threads (plain scripts,
+        ``asyncio.to_thread``) it waits with the GIL released for at most
+        ``client.writer.buffer.wait-timeout`` (default: without limit), then raises that error.
 
         Raises:
             FlussError: naming the column for an unknown key, a wrong type, an out-of-range value,
-                a missing NOT NULL value or a wrong row length; nothing already queued is lost.
+                a missing NOT NULL value (or NaT in a NOT NULL column) or a wrong row length
+                (error_code -2); the retriable buffer-full error above. Nothing already queued is
+                lost.
         """
         return self._n.append(row)
+
+    async def wait_for_capacity(self, timeout_ms: Optional[int] = None) -> None:
+        """Waits, without blocking the event loop, until the writer's buffer has room
+        (buffered bytes below ``client.writer.buffer.memory-size``), so the next ``append``
+        does not fail for a full buffer. Returns at once when there is room. The buffer empties
+        as the server acknowledges batches (sent at ``writer.batch.size``, after
+        ``client.writer.batch-timeout``, or on ``flush()``).
+
+        Args:
+            timeout_ms: longest wait in milliseconds (int >= 0); None (default) means
+                ``client.writer.buffer.wait-timeout`` of the connection (default: without limit).
+
+        Raises:
+            FlussTimeoutError: (a FlussError, error_code 25, ``is_retriable()`` True) when the
+                buffer is still full after ``timeout_ms``.
+            FlussError: error_code -2 for a ``timeout_ms`` that is not an int >= 0.
+        """
+        n = self._n
+        if timeout_ms is None:
+            timeout_ms = n.buffer_wait_timeout_ms
+        elif not isinstance(timeout_ms, int) or isinstance(timeout_ms, bool) or timeout_ms < 0:
+            raise FlussError(f"wait_for_capacity: timeout_ms must be an int >= 0 or None, got {timeout_ms!r}")
+        if not n.buffer_full:
+            return
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout_ms / 1000.0
+        # Poll the native BufferFull() (a mutex-guarded comparison): 1 ms first, backing off to
+        # 20 ms, so a buffer freed by the next acknowledgement is seen promptly.
+        interval = 0.001
+        while n.buffer_full:
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise FlussTimeoutError(
+                    f"table {n.table_path}: the writer buffer (client.writer.buffer.memory-size = "
+                    f"{n.buffer_memory_size} bytes) stayed full for {timeout_ms} ms (wait_for_capacity)",
+                    REQUEST_TIME_OUT, True)
+            await asyncio.sleep(min(interval, remaining))
+            interval = min(interval * 2, 0.02)
 
     def _conform(self, batch: pa.RecordBatch, method: str = "write_arrow_batch") -> pa.RecordBatch:
         """Checks a batch against the table (names, types, nulls in NOT NULL columns) and casts

@@ -3,6 +3,7 @@
 #include <Python.h>
 #include <datetime.h>
 
+#include <climits>
 #include <cstring>
 
 #include <arrow/c/bridge.h>
@@ -176,6 +177,42 @@ bool IsNumpyBool(PyObject* v) {
   return std::strcmp(n, "numpy.bool") == 0 || std::strcmp(n, "numpy.bool_") == 0;
 }
 
+// pandas.NaT: a datetime.datetime subclass whose fields read 0001-01-01; it means "missing".
+// Its type is a heap type whose tp_name is just "NaTType" (module pandas._libs.tslibs.nattype).
+bool IsPandasNaT(PyObject* v) {
+  const char* n = Py_TYPE(v)->tp_name;
+  const size_t len = std::strlen(n);
+  if (len < 7 || std::strcmp(n + len - 7, "NaTType") != 0) return false;
+  nb::object module = nb::getattr(nb::handle(reinterpret_cast<PyObject*>(Py_TYPE(v))), "__module__", nb::none());
+  return nb::isinstance<nb::str>(module) && std::strncmp(nb::cast<std::string>(module).c_str(), "pandas.", 7) == 0;
+}
+
+bool IsNumpyDatetime64(PyObject* v) { return std::strcmp(Py_TYPE(v)->tp_name, "numpy.datetime64") == 0; }
+
+// The int64 count of a numpy.datetime64 (INT64_MIN for NaT) and its unit as
+// (seconds numerator, denominator): 'D' -> 86400/1, 'ms' -> 1/1000. Units without a fixed
+// length in seconds (years, months, generic) and below nanoseconds give den == 0.
+void Datetime64Parts(PyObject* v, int64_t* count, int64_t* num, int64_t* den, std::string* unit_name) {
+  nb::handle h(v);
+  *count = nb::cast<int64_t>(h.attr("astype")("int64").attr("item")());
+  nb::tuple unit = nb::cast<nb::tuple>(nb::module_::import_("numpy").attr("datetime_data")(h.attr("dtype")));
+  const std::string u = nb::cast<std::string>(unit[0]);
+  const int64_t step = nb::cast<int64_t>(unit[1]);
+  *unit_name = step == 1 ? u : std::to_string(step) + u;
+  *num = 0;
+  *den = 0;
+  if (u == "W") *num = 7 * 86400, *den = 1;
+  else if (u == "D") *num = 86400, *den = 1;
+  else if (u == "h") *num = 3600, *den = 1;
+  else if (u == "m") *num = 60, *den = 1;
+  else if (u == "s") *num = 1, *den = 1;
+  else if (u == "ms") *num = 1, *den = 1000;
+  else if (u == "us") *num = 1, *den = 1000000;
+  else if (u == "ns") *num = 1, *den = 1000000000;
+  *num *= step;
+  if (step < 1 || *num > 1000000000) *num = 0, *den = 0;  // exotic multiples: keep the product below 2^127
+}
+
 // Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
 int64_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
   y -= m <= 2;
@@ -286,6 +323,37 @@ Status RowConverter::Convert(PyObject* row, std::vector<Value>* out) const {
 Status RowConverter::ConvertValue(const Column& c, PyObject* v, Value* out) const {
   if (v == Py_None) {
     *out = Value::Null();
+    return Status::OK();
+  }
+  const bool temporal = c.kind == Kind::kDate || c.kind == Kind::kTime || c.kind == Kind::kTimestampNtz ||
+                        c.kind == Kind::kTimestampLtz;
+  // pandas.NaT and numpy.datetime64('NaT') mean "missing" in a temporal column, as in
+  // write_pandas: null (a NOT NULL column then rejects the row, naming the column).
+  if (temporal && IsPandasNaT(v)) {
+    *out = Value::Null();
+    return Status::OK();
+  }
+  if (temporal && IsNumpyDatetime64(v)) {
+    int64_t count, num, den;
+    std::string unit;
+    Datetime64Parts(v, &count, &num, &den, &unit);
+    if (count == INT64_MIN) {
+      *out = Value::Null();
+      return Status::OK();
+    }
+    if (c.kind != Kind::kTimestampNtz && c.kind != Kind::kTimestampLtz)
+      return ColumnError(c.name, "expected " + std::string(c.kind == Kind::kDate ? "datetime.date" : "datetime.time") +
+                                     ", got numpy.datetime64");
+    if (den == 0)
+      return ColumnError(c.name, "numpy.datetime64 of unit '" + unit + "'" +
+                                     " cannot be converted exactly (use s, ms, us, ns or D..W)");
+    // count * num / den seconds, in the column's units (naive: UTC for timestamp_ltz).
+    // |count| <= 2^63, num <= 1e9 and units per second <= 1e9: the product fits 128 bits.
+    const __int128 scaled = static_cast<__int128>(count) * num * c.units_per_second;
+    if (scaled % den != 0) return ColumnError(c.name, "datetime has more precision than the column keeps");
+    const __int128 value = scaled / den;
+    if (value > INT64_MAX || value < INT64_MIN) return ColumnError(c.name, "datetime is out of range");
+    *out = Value::Int(static_cast<int64_t>(value));
     return Status::OK();
   }
   switch (c.kind) {

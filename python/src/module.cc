@@ -110,12 +110,41 @@ struct PyWriteResult {
   bool Done() const { return result.done(); }
 };
 
+/// True when the calling thread is running an asyncio event loop (GIL held).
+bool InRunningEventLoop() {
+  static PyObject* get_running_loop = [] {
+    nb::object f = nb::module_::import_("asyncio").attr("_get_running_loop");
+    return f.release().ptr();  // leaked on purpose, like the other helpers
+  }();
+  nb::object loop = nb::steal(PyObject_CallNoArgs(get_running_loop));
+  if (!loop.is_valid()) throw nb::python_error();
+  return !loop.is_none();
+}
+
 struct PyAppendWriter {
   std::shared_ptr<AppendWriter> writer;
   RowConverter converter;
   std::vector<Value> values;
+  std::string table_path;
+  int64_t buffer_memory_size = 0;      // client.writer.buffer.memory-size
+  int64_t buffer_wait_timeout_ms = 0;  // client.writer.buffer.wait-timeout
 
-  explicit PyAppendWriter(std::shared_ptr<AppendWriter> w) : writer(std::move(w)), converter(writer->schema()) {}
+  PyAppendWriter(std::shared_ptr<AppendWriter> w, std::string path, const ClientOptions& o)
+      : writer(std::move(w)),
+        converter(writer->schema()),
+        table_path(std::move(path)),
+        buffer_memory_size(o.writer_buffer_memory_size),
+        buffer_wait_timeout_ms(o.writer_buffer_wait_timeout_ms) {}
+
+  bool BufferFull() { return writer->BufferFull(); }
+
+  /// The retriable error of an append that would have to wait on an event-loop thread.
+  Status BufferFullOnLoop() const {
+    return Status::Timeout("table " + table_path + ": the writer buffer (client.writer.buffer.memory-size = " +
+                           std::to_string(buffer_memory_size) +
+                           " bytes) is full; append() does not wait on a thread running an asyncio event loop "
+                           "(it would block the loop): await writer.wait_for_capacity(), then append again");
+  }
 
   PyWriteResult Append(nb::handle row) {
     ThrowIfError(converter.Convert(row.ptr(), &values));
@@ -151,6 +180,10 @@ struct PyAppendWriter {
 // for that case only.
 Result<WriteResult> PyAppendWriter::AppendRow(AppendWriter* impl) {
   if (impl->BufferFull()) {
+    // On an event-loop thread waiting would freeze every task of the loop (for up to
+    // client.writer.buffer.wait-timeout, by default without limit): fail at once, retriably;
+    // the caller awaits wait_for_capacity(). Elsewhere wait as the Java client does.
+    if (InRunningEventLoop()) return BufferFullOnLoop();
     Status st;
     {
       nb::gil_scoped_release release;
@@ -298,11 +331,13 @@ struct PyScanner {
 struct PyTable {
   std::shared_ptr<Table> table;
   nb::dict Info() const { return TableInfoToDict(table->info()); }
-  PyAppendWriter NewAppendWriter() { return PyAppendWriter(ValueOrThrow(table->NewAppendWriter())); }
-  PyScanner NewScanner(const std::vector<int32_t>& projection) {
-    return PyScanner{ValueOrThrow(table->NewLogScanner(projection)), max_poll_records};
+  PyAppendWriter NewAppendWriter() {
+    return PyAppendWriter(ValueOrThrow(table->NewAppendWriter()), table->info().table_path.ToString(), options);
   }
-  int64_t max_poll_records = 0;
+  PyScanner NewScanner(const std::vector<int32_t>& projection) {
+    return PyScanner{ValueOrThrow(table->NewLogScanner(projection)), options.max_poll_records};
+  }
+  ClientOptions options;  // of the connection the table came from
 };
 
 struct PyAdmin {
@@ -481,9 +516,9 @@ struct PyConnection {
     auto c = conn;
     TablePath path = MakePath(db, table);
     return Awaitable([c, path](nb::object done) {
-      const int64_t max_poll = c->options().max_poll_records;
-      c->GetTableAsync(path, MakeCallback<std::shared_ptr<Table>>(std::move(done), [max_poll](std::shared_ptr<Table> t) {
-        return nb::cast(PyTable{std::move(t), max_poll});
+      const ClientOptions options = c->options();
+      c->GetTableAsync(path, MakeCallback<std::shared_ptr<Table>>(std::move(done), [options](std::shared_ptr<Table> t) {
+        return nb::cast(PyTable{std::move(t), options});
       }));
     });
   }
@@ -538,7 +573,11 @@ NB_MODULE(_fluss, m) {
       .def("append", &PyAppendWriter::Append, "row"_a.none())
       .def("write_arrow_batch", &PyAppendWriter::WriteArrowBatch, "batch"_a)
       .def("flush", &PyAppendWriter::Flush)
-      .def("flush_blocking", &PyAppendWriter::FlushBlocking);
+      .def("flush_blocking", &PyAppendWriter::FlushBlocking)
+      .def_prop_ro("buffer_full", &PyAppendWriter::BufferFull)
+      .def_ro("buffer_memory_size", &PyAppendWriter::buffer_memory_size)
+      .def_ro("buffer_wait_timeout_ms", &PyAppendWriter::buffer_wait_timeout_ms)
+      .def_ro("table_path", &PyAppendWriter::table_path);
 
   nb::class_<PyPolled>(m, "_Polled")
       .def("__len__", &PyPolled::Size)
