@@ -31,6 +31,12 @@ class MetadataCache {
   /// Leader node id of the bucket, if known and the node is alive in the server list.
   std::optional<int32_t> Leader(const TablePath& path, int32_t bucket) const;
   bool HasTable(const TablePath& path) const { return tables_.count(path.ToString()) > 0; }
+  /// The table id the last refresh gave for `path`, if cached.
+  std::optional<int64_t> TableId(const TablePath& path) const {
+    auto it = tables_.find(path.ToString());
+    if (it == tables_.end()) return std::nullopt;
+    return it->second.table_id;
+  }
   /// Every known bucket leader of `path` (bucket -> node id), live nodes only.
   std::map<int32_t, int32_t> Leaders(const TablePath& path) const;
 

@@ -390,6 +390,12 @@ void AppendWriterImpl::Drain() {
         [](std::shared_ptr<AppendWriterImpl> w) -> asio::awaitable<void> {
           const std::vector<TablePath> tables{w->table_.table_path};
           Status st = co_await w->conn_->RefreshMetadata(tables);
+          // The coordinator decides whether the table exists (a tablet server that does not
+          // know it yet, right after creation, answers a produce with TABLE_NOT_EXIST too).
+          const auto id = w->conn_->metadata().TableId(w->table_.table_path);
+          if (st.ok() && id && *id != w->table_.table_id)
+            st = Status::Server(protocol::TABLE_NOT_EXIST, "the table was dropped (a new table of that name has id " +
+                                                               std::to_string(*id) + ")");
           if (!st.ok() && st.code() == StatusCode::kServer && !st.IsRetriable()) {
             // E.g. TABLE_NOT_EXIST: the table was dropped; waiting for a leader is pointless.
             for (auto& [bucket, q] : w->queues_) {
@@ -657,10 +663,13 @@ void AppendWriterImpl::RetryOrFail(Batch b, const Status& st, bool* need_backoff
     closed = aborted_;
   }
   const bool expired = Clock::now() - b.created >= std::chrono::milliseconds(options_.writer_delivery_timeout_ms);
-  if (st.IsRetriable() && b.attempts < options_.writer_retries && !closed && !expired) {
+  // TABLE_NOT_EXIST from a tablet server is checked with the coordinator (the metadata refresh
+  // that the invalidation below triggers): a server may not know a just-created table yet.
+  const bool table_unknown = st.code() == StatusCode::kServer && st.error_code() == protocol::TABLE_NOT_EXIST;
+  if ((st.IsRetriable() || table_unknown) && b.attempts < options_.writer_retries && !closed && !expired) {
     // A timeout may mean the leader is frozen or gone: learn the current leaders before the
     // retry, as for connection loss and the server's invalid-metadata errors.
-    if (st.code() == StatusCode::kNetwork || st.code() == StatusCode::kTimeout ||
+    if (st.code() == StatusCode::kNetwork || st.code() == StatusCode::kTimeout || table_unknown ||
         (st.code() == StatusCode::kServer && protocol::IsInvalidMetadataError(st.error_code())))
       conn_->metadata().InvalidateTable(table_.table_path);
     buckets_[b.bucket].retrying = true;
