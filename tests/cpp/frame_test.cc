@@ -250,4 +250,31 @@ TEST(ErrorCodes, StatusCarriesTheCodeAndItsName) {
   EXPECT_EQ(st.WithContext("GetTableInfo").message(), "GetTableInfo: table fluss.t does not exist");
 }
 
+// 0.9.1 servers report some well-defined states as UNKNOWN_SERVER_ERROR (-1) with a Java stack
+// trace (seen on a real cluster): a produce to a dropped table, and any call to a coordinator
+// that is still starting.
+TEST(ErrorCodes, UnknownServerErrorsAreRefinedFromTheJavaException) {
+  auto dropped = fluss::protocol::ServerError(
+      -1, "org.apache.fluss.exception.FlussRuntimeException: Failed to get tables '[db.t]'.\n\tat org.apache.fluss.X",
+      "table db.t");
+  EXPECT_EQ(dropped.error_code(), 7);
+  EXPECT_FALSE(dropped.IsRetriable());
+  EXPECT_EQ(dropped.message(),
+            "table db.t: org.apache.fluss.exception.FlussRuntimeException: Failed to get tables '[db.t]'. (server stack "
+            "trace omitted)");
+
+  auto starting = fluss::protocol::ServerError(
+      -1, "java.lang.IllegalStateException: CoordinatorEventProcessor is not initialized yet.\n\tat org.apache.fluss.Y");
+  EXPECT_EQ(starting.error_code(), -1);
+  EXPECT_TRUE(starting.IsRetriable());
+  EXPECT_TRUE(starting.WithContext("list tables").IsRetriable());  // context keeps the verdict
+
+  auto other = fluss::protocol::ServerError(-1, "java.lang.NullPointerException\n\tat a.b");
+  EXPECT_EQ(other.error_code(), -1);
+  EXPECT_FALSE(other.IsRetriable());
+  // Known codes pass through; an empty message gets the code's name.
+  EXPECT_EQ(fluss::protocol::ServerError(12, "").message(), "NOT_LEADER_OR_FOLLOWER");
+  EXPECT_TRUE(fluss::protocol::ServerError(12, "").IsRetriable());
+}
+
 }  // namespace

@@ -113,9 +113,9 @@ async def test_dropped_table_fails_writer_and_scanner_with_table_not_exist(clust
             while True:
                 await scanner.poll_async(500)
 
-        for name, coro in (("writer", write_until_error()), ("scanner", poll_until_error())):
+        for name, until_error in (("writer", write_until_error), ("scanner", poll_until_error)):
             try:
-                await asyncio.wait_for(coro, 30)
+                await asyncio.wait_for(until_error(), 30)
                 raise AssertionError(f"{name}: no error")
             except fluss.FlussError as e:
                 assert e.error_code == 7, f"{name}: error_code {e.error_code} ({e.message}), want 7 TABLE_NOT_EXIST"
