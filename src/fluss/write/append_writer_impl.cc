@@ -709,6 +709,7 @@ void AppendWriterImpl::ExpireQueued() {
 }
 
 void AppendWriterImpl::ScheduleExpiryCheck() {
+  if (conn_->closed()) return;
   std::optional<Clock::time_point> oldest;
   for (auto& [bucket, q] : queues_)
     if (!q.empty() && (!oldest || q.front().created < *oldest)) oldest = q.front().created;
@@ -717,7 +718,6 @@ void AppendWriterImpl::ScheduleExpiryCheck() {
   if (expiry_timer_armed_ && expiry_timer_at_ <= at) return;
   expiry_timer_armed_ = true;
   expiry_timer_at_ = at;
-  if (conn_->closed()) return;
   auto timer = conn_->NewTimer();
   timer->expires_at(at);
   timer->async_wait([self = shared_from_this(), timer, at](const asio::error_code& ec) {
