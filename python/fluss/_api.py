@@ -710,15 +710,17 @@ class AppendWriter:
 
     Rows go into per-bucket batches, sent when a batch reaches ``writer.batch.size`` bytes, after
     ``client.writer.batch-timeout`` (100 ms), or on ``flush()``; each write returns a
-    ``WriteResultHandle`` to await or ignore.
+    ``WriteResultHandle``: ``await handle.wait()`` for its acknowledgement, or ignore it and let
+    ``flush()`` report failures.
     """
 
     def __init__(self, native, table_info: TableInfo):
         self._n = native
         self._schema = table_info.get_schema().arrow_schema
-        # Bind the native hot paths directly: no Python frame per row.
+        # Bind the native hot path directly: no Python frame per row. (A bound method of the
+        # native object only: storing one of self would make a reference cycle that keeps the
+        # connection's sockets and I/O thread alive until the cycle collector runs.)
         self.append = native.append
-        self.write_arrow_batch = self._write_arrow_batch
 
     def append(self, row) -> WriteResultHandle:  # replaced per instance by the native method
         """Appends one row: a dict ``{column: value}`` (nullable columns may be left out) or a
@@ -815,7 +817,7 @@ class AppendWriter:
     def _write_arrow_batch(self, batch: pa.RecordBatch) -> WriteResultHandle:
         return self._n.write_arrow_batch(self._conform(batch))
 
-    def write_arrow_batch(self, batch: pa.RecordBatch) -> WriteResultHandle:  # replaced per instance
+    def write_arrow_batch(self, batch: pa.RecordBatch) -> WriteResultHandle:
         """Appends a ``pyarrow.RecordBatch`` whose columns match the table's names and types.
         Sent without per-row conversion. Raises FlussError naming a mismatched column."""
         return self._write_arrow_batch(batch)
