@@ -62,22 +62,31 @@ async def read_all(table, num_buckets: int):
     return scanner.to_arrow()
 
 
+class Ticker:
+    """A task that ticks every 10 ms on the running loop; ``ticks`` counts how often it ran, so a
+    call that blocks the loop shows up as missing ticks."""
+
+    def __init__(self):
+        self.ticks = 0
+        self._stop = False
+        self._task = asyncio.ensure_future(self._run())
+
+    async def _run(self):
+        while not self._stop:
+            await asyncio.sleep(0.01)
+            self.ticks += 1
+
+    async def stop(self):
+        self._stop = True
+        await self._task
+
+
 async def run_with_ticker(coro_fn):
     """Runs ``await coro_fn()`` beside a 10 ms ticker task; returns (result, ticks, elapsed s).
     A call that never blocks the event loop lets the ticker tick about elapsed / 10 ms times."""
-    ticks = 0
-    stop = False
-
-    async def ticker():
-        nonlocal ticks
-        while not stop:
-            await asyncio.sleep(0.01)
-            ticks += 1
-
-    task = asyncio.ensure_future(ticker())
+    ticker = Ticker()
     t0 = time.monotonic()
     result = await coro_fn()
     elapsed = time.monotonic() - t0
-    stop = True
-    await task
-    return result, ticks, elapsed
+    await ticker.stop()
+    return result, ticker.ticks, elapsed

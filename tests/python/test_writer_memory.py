@@ -11,7 +11,7 @@ import pyarrow as pa
 import pytest
 
 import fluss
-from conftest import read_all
+from conftest import Ticker, read_all
 
 SCHEMA = fluss.Schema(pa.schema([("id", pa.int64()), ("s", pa.string())]))
 
@@ -107,16 +107,7 @@ async def test_append_on_the_event_loop_raises_at_once_and_wait_for_capacity_awa
                                         **{"client.writer.buffer.memory-size": "64kb",
                                            "client.writer.batch-timeout": "1 h",
                                            "client.writer.buffer.wait-timeout": "30 s"})
-    ticks = 0
-    stop = False
-
-    async def ticker():
-        nonlocal ticks
-        while not stop:
-            await asyncio.sleep(0.01)
-            ticks += 1
-
-    ticker_task = asyncio.ensure_future(ticker())
+    ticker = Ticker()
     await asyncio.sleep(0)  # the ticker is asleep on its 10 ms timer from here on
     value = "v" * 1000
     appended, err = _fill_on_loop(writer, 0, value)
@@ -129,12 +120,12 @@ async def test_append_on_the_event_loop_raises_at_once_and_wait_for_capacity_awa
 
     # A bounded wait times out retriably; the loop ran meanwhile (the ticker's 10 ms timer is
     # due before the 50 ms deadline, so it fires first).
-    before = ticks
+    before = ticker.ticks
     with pytest.raises(fluss.FlussError) as e:
         await writer.wait_for_capacity(timeout_ms=50)
     assert isinstance(e.value, fluss.FlussTimeoutError) and e.value.error_code == 25 and e.value.is_retriable()
     assert "client.writer.buffer.memory-size" in e.value.message
-    assert ticks > before
+    assert ticker.ticks > before
     with pytest.raises(fluss.FlussError) as e:
         await writer.wait_for_capacity(timeout_ms=-1)
     assert e.value.error_code == -2 and "timeout_ms" in e.value.message
@@ -151,8 +142,7 @@ async def test_append_on_the_event_loop_raises_at_once_and_wait_for_capacity_awa
     assert len(more) == len(appended)
     _assert_buffer_full_error(err)
     await writer.flush()
-    stop = True
-    await ticker_task
+    await ticker.stop()
 
     got = (await read_all(table, 1)).to_pylist()
     assert sorted(r["id"] for r in got) == appended + more  # each appended row once, no rejected row

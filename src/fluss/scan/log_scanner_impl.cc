@@ -17,6 +17,26 @@ namespace fluss::scan {
 using client::Clock;
 using protocol::ApiKey;
 
+namespace {
+/// Keeps the first `keep` rows (0 < keep < rows) in `b` and returns the others as a batch of
+/// their own, offsets and change types following.
+ScanBatch SplitOff(ScanBatch* b, int64_t keep) {
+  ScanBatch tail;
+  tail.bucket = b->bucket;
+  tail.base_offset = b->base_offset + keep;
+  tail.last_offset = b->last_offset;
+  tail.commit_timestamp = b->commit_timestamp;
+  tail.batch = b->batch->Slice(keep);
+  if (!b->change_types.empty()) {
+    tail.change_types.assign(b->change_types.begin() + keep, b->change_types.end());
+    b->change_types.resize(static_cast<size_t>(keep));
+  }
+  b->batch = b->batch->Slice(0, keep);
+  b->last_offset = b->base_offset + keep - 1;
+  return tail;
+}
+}  // namespace
+
 Result<std::shared_ptr<LogScannerImpl>> LogScannerImpl::Create(std::shared_ptr<client::ConnectionImpl> conn,
                                                                TableInfo table, std::vector<int32_t> projection) {
   if (table.HasPrimaryKey())
@@ -158,16 +178,7 @@ void LogScannerImpl::Cap(std::vector<ScanBatch>* batches, int64_t max_records) {
   const int64_t keep = max_records - rows;
   if (keep > 0) {
     // Split the batch: its first `keep` rows go now, the others wait.
-    ScanBatch tail = cut;
-    tail.batch = cut.batch->Slice(keep);
-    tail.base_offset = cut.base_offset + keep;
-    if (!cut.change_types.empty()) {
-      tail.change_types.assign(cut.change_types.begin() + keep, cut.change_types.end());
-      cut.change_types.resize(static_cast<size_t>(keep));
-    }
-    cut.batch = cut.batch->Slice(0, keep);
-    cut.last_offset = cut.base_offset + keep - 1;
-    rest.push_back(std::move(tail));
+    rest.push_back(SplitOff(&cut, keep));
     ++i;
   }
   for (size_t j = i; j < batches->size(); ++j) rest.push_back(std::move((*batches)[j]));
@@ -396,16 +407,7 @@ asio::awaitable<Result<std::vector<ScanBatch>>> LogScannerImpl::ReadToEnd() {
     }
     const int64_t n = b.batch->num_rows();
     const int64_t keep = std::min<int64_t>(n, stop - b.base_offset);
-    if (keep < n) {
-      ScanBatch tail = b;
-      tail.batch = b.batch->Slice(keep);
-      tail.base_offset = b.base_offset + keep;
-      if (!b.change_types.empty()) tail.change_types.assign(b.change_types.begin() + keep, b.change_types.end());
-      later.push_back(std::move(tail));
-      b.batch = b.batch->Slice(0, keep);
-      b.last_offset = b.base_offset + keep - 1;
-      if (!b.change_types.empty()) b.change_types.resize(static_cast<size_t>(keep));
-    }
+    if (keep < n) later.push_back(SplitOff(&b, keep));
     out.push_back(std::move(b));
   }
   Requeue(std::move(later));
