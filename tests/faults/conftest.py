@@ -48,8 +48,6 @@ SOAK_RUNS = int(os.environ.get("FLUSS_FAULTS_SOAK_RUNS", "1"))
 #: JSON lines of per-run numbers of the kill scenarios go here (tools/fault-soak reads them).
 STATS_FILE = os.environ.get("FLUSS_FAULTS_STATS")
 
-# Keys the client may not know yet: dropped (with a note) unless a test requires them.
-NEW_KEYS = ("client.writer.delivery-timeout",)
 
 _LC_ENV = dict(os.environ, LOCAL_CLUSTER_HOME=HOME, LOCAL_CLUSTER_ZK_PORT=str(ZK_PORT))
 
@@ -261,28 +259,13 @@ def record_stats(scenario: str, **numbers) -> None:
 # ------------------------------------------------------------------------------- client helpers
 
 
-def known_key(key: str) -> bool:
-    try:
-        fluss.Config({key: "1s"})
-        return True
-    except fluss.FlussError as e:
-        return "Unknown property" not in e.message
+def config(cluster: Cluster, props: Optional[dict] = None, bootstrap: Optional[str] = None):
+    """A fluss.Config for the fault cluster: ``props`` plus its bootstrap.servers."""
+    return fluss.Config({"bootstrap.servers": bootstrap or cluster.bootstrap, **(props or {})})
 
 
-def config(cluster: Cluster, props: Optional[dict] = None, require: tuple = (), bootstrap: Optional[str] = None):
-    """A fluss.Config for the fault cluster. Keys of NEW_KEYS the installed client does not know
-    are dropped, unless listed in ``require`` (then Config raises: the test fails on it)."""
-    p = {"bootstrap.servers": bootstrap or cluster.bootstrap}
-    for k, v in (props or {}).items():
-        if k in NEW_KEYS and k not in require and not known_key(k):
-            sys.stderr.write(f"\nnote: the client does not know {k!r} yet; running without it\n")
-            continue
-        p[k] = v
-    return fluss.Config(p)
-
-
-async def connect(cluster: Cluster, props: Optional[dict] = None, require: tuple = (), bound: float = 60):
-    return await asyncio.wait_for(fluss.FlussConnection.connect(config(cluster, props, require)), bound)
+async def connect(cluster: Cluster, props: Optional[dict] = None, bound: float = 60):
+    return await asyncio.wait_for(fluss.FlussConnection.connect(config(cluster, props)), bound)
 
 
 def close_quietly(conn) -> None:

@@ -48,8 +48,7 @@ async def test_flush_raises_for_rows_failed_by_delivery_timeout(cluster):
     """All tablet servers frozen past client.writer.delivery-timeout: fire-and-forget appends
     fail, the next flush raises FlussError naming how many rows failed and why; a flush after
     that (no new failures) is OK, and the writer works again once the servers are back."""
-    conn = await connect(cluster, {"client.request-timeout": "3s", "client.writer.delivery-timeout": "8s"},
-                         require=("client.writer.delivery-timeout",))
+    conn = await connect(cluster, {"client.request-timeout": "3s", "client.writer.delivery-timeout": "8s"})
     try:
         admin = await conn.get_admin()
         path, table = await new_table(conn, admin, "f_delivery")
