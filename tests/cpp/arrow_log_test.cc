@@ -29,7 +29,7 @@
 #include <string>
 #include <vector>
 
-#include "fluss/client/table_json.h"
+#include "fluss/metadata/table_json.h"
 #include "fluss/record/arrow_log.h"
 #include "fluss/record/log_batch.h"
 #include "fluss/util/bytes.h"
@@ -544,7 +544,7 @@ std::string ReadFile(const std::string& name) {
 std::shared_ptr<arrow::Schema> CapturedSchema() {
   const std::string json = ReadFile("java_zstd.table.json");
   EXPECT_FALSE(json.empty()) << "missing tests/data/java_zstd.table.json";
-  auto d = fluss::client::TableDescriptorFromJson(json);
+  auto d = fluss::metadata::TableDescriptorFromJson(json);
   EXPECT_TRUE(d.ok()) << d.status().ToString();
   if (!d.ok()) return nullptr;
   auto s = d->schema.arrow_schema;

@@ -19,14 +19,14 @@
 #include <arrow/type.h>
 #include <arrow/util/key_value_metadata.h>
 
-#include "fluss/client/table_json.h"
+#include "fluss/metadata/table_json.h"
 
 namespace {
 
 using fluss::StatusCode;
 using fluss::TableDescriptor;
-using fluss::client::TableDescriptorFromJson;
-using fluss::client::TableDescriptorToJson;
+using fluss::metadata::TableDescriptorFromJson;
+using fluss::metadata::TableDescriptorToJson;
 
 std::shared_ptr<arrow::Field> Commented(std::string name, std::shared_ptr<arrow::DataType> type,
                                         std::string comment) {
@@ -156,7 +156,7 @@ TEST(TableJson, OtherArrowUnitsAndAliases) {
       {arrow::decimal128(38, 0), R"({"type":"DECIMAL","precision":38,"scale":0})"},
   };
   for (const auto& c : cases) {
-    auto t = fluss::client::ArrowFieldToFlussType(*arrow::field("c", c.type));
+    auto t = fluss::metadata::ArrowFieldToFlussType(*arrow::field("c", c.type));
     ASSERT_TRUE(t.ok()) << c.type->ToString();
     EXPECT_EQ(t->dump(), c.json) << c.type->ToString();
   }
@@ -375,9 +375,9 @@ TEST(DatabaseJson, ExactTextAndParse) {
   fluss::DatabaseDescriptor d;
   d.comment = "c";
   d.custom_properties = {{"k", "v"}};
-  EXPECT_EQ(fluss::client::DatabaseDescriptorToJson(d), R"({"version":1,"comment":"c","custom_properties":{"k":"v"}})");
-  EXPECT_EQ(fluss::client::DatabaseDescriptorToJson({}), R"({"version":1,"custom_properties":{}})");
-  auto back = fluss::client::DatabaseDescriptorFromJson(R"({"version":1,"comment":"c","custom_properties":{"k":"v"}})");
+  EXPECT_EQ(fluss::metadata::DatabaseDescriptorToJson(d), R"({"version":1,"comment":"c","custom_properties":{"k":"v"}})");
+  EXPECT_EQ(fluss::metadata::DatabaseDescriptorToJson({}), R"({"version":1,"custom_properties":{}})");
+  auto back = fluss::metadata::DatabaseDescriptorFromJson(R"({"version":1,"comment":"c","custom_properties":{"k":"v"}})");
   ASSERT_TRUE(back.ok());
   EXPECT_EQ(back->comment, std::optional<std::string>("c"));
   EXPECT_EQ(back->custom_properties, d.custom_properties);

@@ -38,25 +38,25 @@ struct Capture {
 };
 
 asio::awaitable<Result<Capture>> Run(std::shared_ptr<ConnectionImpl> c, TablePath path) {
-  Status st = co_await c->Bootstrap();
+  Status st = co_await c->cluster()->Bootstrap();
   if (!st.ok()) co_return st;
   Capture cap;
 
   fluss::proto::GetTableInfoRequest info_req;
   info_req.mutable_table_path()->set_database_name(path.database_name);
   info_req.mutable_table_path()->set_table_name(path.table_name);
-  auto info = co_await c->CallCoordinator<fluss::proto::GetTableInfoResponse>(ApiKey::GET_TABLE_INFO, info_req);
+  auto info = co_await c->cluster()->CallCoordinator<fluss::proto::GetTableInfoResponse>(ApiKey::GET_TABLE_INFO, info_req);
   if (!info.ok()) co_return info.status();
   cap.table_id = info->table_id();
   cap.schema_id = info->schema_id();
   cap.table_json = info->table_json();
 
   std::vector<TablePath> paths{path};  // (a braced list inside co_await trips GCC 12)
-  st = co_await c->RefreshMetadata(paths);
+  st = co_await c->cluster()->RefreshMetadata(paths);
   if (!st.ok()) co_return st;
-  st = co_await c->WaitForLeaders(path, 1, fluss::client::Clock::now() + std::chrono::seconds(30));
+  st = co_await c->cluster()->WaitForLeaders(path, 1, fluss::metadata::Clock::now() + std::chrono::seconds(30));
   if (!st.ok()) co_return st;
-  auto leader = c->metadata().Leader(path, 0);
+  auto leader = c->cluster()->metadata().Leader(path, 0);
   if (!leader) co_return Status::Network("no leader for bucket 0");
 
   fluss::proto::FetchLogRequest req;
@@ -69,7 +69,7 @@ asio::awaitable<Result<Capture>> Run(std::shared_ptr<ConnectionImpl> c, TablePat
   b->set_bucket_id(0);
   b->set_fetch_offset(0);
   b->set_max_fetch_bytes(1024 * 1024);
-  auto resp = co_await c->Call<fluss::proto::FetchLogResponse>(c->TabletServer(*leader), ApiKey::FETCH_LOG, req);
+  auto resp = co_await c->cluster()->Call<fluss::proto::FetchLogResponse>(c->cluster()->TabletServer(*leader), ApiKey::FETCH_LOG, req);
   if (!resp.ok()) co_return resp.status();
   if (resp->tables_resp_size() != 1 || resp->tables_resp(0).buckets_resp_size() != 1)
     co_return Status::Protocol("unexpected FetchLogResponse shape: " + resp->ShortDebugString());
@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
   }
   auto impl = *c;
   auto r = fluss::Await<Capture>([&](fluss::Callback<Capture> done) {
-    impl->Spawn<Capture>(Run(impl, TablePath{argv[2], argv[3]}), std::move(done));
+    impl->cluster()->Spawn<Capture>(Run(impl, TablePath{argv[2], argv[3]}), std::move(done));
   });
   impl->Close();
   if (!r.ok()) {

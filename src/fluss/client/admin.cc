@@ -1,11 +1,12 @@
 // Admin: database and table calls (protocol-rpc.md section 6) and ListOffsets (section 8).
 #include "fluss/client/connection_impl.h"
-#include "fluss/client/table_json.h"
+#include "fluss/metadata/table_json.h"
+#include "fluss/scan/list_offsets.h"
 #include "fluss/proto/fluss_api.pb.h"
 
 namespace fluss {
 
-using client::ConnectionImpl;
+using metadata::Cluster;
 using protocol::ApiKey;
 
 namespace {
@@ -17,10 +18,10 @@ void SetPath(proto::PbTablePath* p, const TablePath& path) {
 
 // Runs a coordinator call whose response carries nothing but success.
 template <typename Resp, typename Req>
-void CoordinatorStatusCall(const std::shared_ptr<ConnectionImpl>& impl, ApiKey key, Req req,
+void CoordinatorStatusCall(const std::shared_ptr<Cluster>& impl, ApiKey key, Req req,
                            std::string context, StatusCallback done) {
   impl->SpawnStatus(
-      [](std::shared_ptr<ConnectionImpl> c, ApiKey k, Req r, std::string ctx) -> asio::awaitable<Status> {
+      [](std::shared_ptr<Cluster> c, ApiKey k, Req r, std::string ctx) -> asio::awaitable<Status> {
         auto resp = co_await c->CallCoordinator<Resp>(k, r);
         if (resp.ok()) co_return Status::OK();
         co_return resp.status().WithContext(ctx);
@@ -48,8 +49,8 @@ void Admin::CreateDatabaseAsync(const std::string& name, const DatabaseDescripto
   proto::CreateDatabaseRequest req;
   req.set_database_name(name);
   req.set_ignore_if_exists(ignore_if_exists);
-  req.set_database_json(client::DatabaseDescriptorToJson(descriptor));
-  CoordinatorStatusCall<proto::CreateDatabaseResponse>(impl_, ApiKey::CREATE_DATABASE, std::move(req),
+  req.set_database_json(metadata::DatabaseDescriptorToJson(descriptor));
+  CoordinatorStatusCall<proto::CreateDatabaseResponse>(impl_->cluster(), ApiKey::CREATE_DATABASE, std::move(req),
                                                        "database " + name, std::move(done));
 }
 
@@ -59,41 +60,41 @@ void Admin::DropDatabaseAsync(const std::string& name, bool ignore_if_not_exists
   req.set_database_name(name);
   req.set_ignore_if_not_exists(ignore_if_not_exists);
   req.set_cascade(cascade);
-  CoordinatorStatusCall<proto::DropDatabaseResponse>(impl_, ApiKey::DROP_DATABASE, std::move(req),
+  CoordinatorStatusCall<proto::DropDatabaseResponse>(impl_->cluster(), ApiKey::DROP_DATABASE, std::move(req),
                                                      "database " + name, std::move(done));
 }
 
 void Admin::ListDatabasesAsync(Callback<std::vector<std::string>> done) {
-  impl_->Spawn<std::vector<std::string>>(
-      [](std::shared_ptr<ConnectionImpl> c) -> asio::awaitable<Result<std::vector<std::string>>> {
+  impl_->cluster()->Spawn<std::vector<std::string>>(
+      [](std::shared_ptr<Cluster> c) -> asio::awaitable<Result<std::vector<std::string>>> {
         proto::ListDatabasesRequest req;
         auto resp = co_await c->CallCoordinator<proto::ListDatabasesResponse>(ApiKey::LIST_DATABASES, req);
         if (!resp.ok()) co_return resp.status();
         co_return std::vector<std::string>(resp->database_name().begin(), resp->database_name().end());
-      }(impl_),
+      }(impl_->cluster()),
       std::move(done));
 }
 
 void Admin::DatabaseExistsAsync(const std::string& name, Callback<bool> done) {
-  impl_->Spawn<bool>(
-      [](std::shared_ptr<ConnectionImpl> c, std::string n) -> asio::awaitable<Result<bool>> {
+  impl_->cluster()->Spawn<bool>(
+      [](std::shared_ptr<Cluster> c, std::string n) -> asio::awaitable<Result<bool>> {
         proto::DatabaseExistsRequest req;
         req.set_database_name(n);
         auto resp = co_await c->CallCoordinator<proto::DatabaseExistsResponse>(ApiKey::DATABASE_EXISTS, req);
         if (!resp.ok()) co_return resp.status().WithContext("database " + n);
         co_return resp->exists();
-      }(impl_, name),
+      }(impl_->cluster(), name),
       std::move(done));
 }
 
 void Admin::GetDatabaseInfoAsync(const std::string& name, Callback<DatabaseInfo> done) {
-  impl_->Spawn<DatabaseInfo>(
-      [](std::shared_ptr<ConnectionImpl> c, std::string n) -> asio::awaitable<Result<DatabaseInfo>> {
+  impl_->cluster()->Spawn<DatabaseInfo>(
+      [](std::shared_ptr<Cluster> c, std::string n) -> asio::awaitable<Result<DatabaseInfo>> {
         proto::GetDatabaseInfoRequest req;
         req.set_database_name(n);
         auto resp = co_await c->CallCoordinator<proto::GetDatabaseInfoResponse>(ApiKey::GET_DATABASE_INFO, req);
         if (!resp.ok()) co_return resp.status().WithContext("database " + n);
-        auto desc = client::DatabaseDescriptorFromJson(resp->database_json());
+        auto desc = metadata::DatabaseDescriptorFromJson(resp->database_json());
         if (!desc.ok()) co_return desc.status();
         DatabaseInfo info;
         info.database_name = n;
@@ -101,7 +102,7 @@ void Admin::GetDatabaseInfoAsync(const std::string& name, Callback<DatabaseInfo>
         info.created_time = resp->created_time();
         info.modified_time = resp->modified_time();
         co_return info;
-      }(impl_, name),
+      }(impl_->cluster(), name),
       std::move(done));
 }
 
@@ -110,13 +111,13 @@ void Admin::CreateTableAsync(const TablePath& path, const TableDescriptor& descr
   Status st = CheckName(path.database_name, "database name");
   if (st.ok()) st = CheckName(path.table_name, "table name");
   if (!st.ok()) return done(st);
-  auto json = client::TableDescriptorToJson(descriptor);
+  auto json = metadata::TableDescriptorToJson(descriptor);
   if (!json.ok()) return done(json.status().WithContext("table " + path.ToString()));
   proto::CreateTableRequest req;
   SetPath(req.mutable_table_path(), path);
   req.set_table_json(*json);
   req.set_ignore_if_exists(ignore_if_exists);
-  CoordinatorStatusCall<proto::CreateTableResponse>(impl_, ApiKey::CREATE_TABLE, std::move(req),
+  CoordinatorStatusCall<proto::CreateTableResponse>(impl_->cluster(), ApiKey::CREATE_TABLE, std::move(req),
                                                     "table " + path.ToString(), std::move(done));
 }
 
@@ -124,35 +125,35 @@ void Admin::DropTableAsync(const TablePath& path, bool ignore_if_not_exists, Sta
   proto::DropTableRequest req;
   SetPath(req.mutable_table_path(), path);
   req.set_ignore_if_not_exists(ignore_if_not_exists);
-  CoordinatorStatusCall<proto::DropTableResponse>(impl_, ApiKey::DROP_TABLE, std::move(req),
+  CoordinatorStatusCall<proto::DropTableResponse>(impl_->cluster(), ApiKey::DROP_TABLE, std::move(req),
                                                   "table " + path.ToString(), std::move(done));
 }
 
 void Admin::GetTableInfoAsync(const TablePath& path, Callback<TableInfo> done) {
-  impl_->Spawn<TableInfo>(impl_->FetchTableInfo(path), std::move(done));
+  impl_->cluster()->Spawn<TableInfo>(impl_->cluster()->FetchTableInfo(path), std::move(done));
 }
 
 void Admin::ListTablesAsync(const std::string& database, Callback<std::vector<std::string>> done) {
-  impl_->Spawn<std::vector<std::string>>(
-      [](std::shared_ptr<ConnectionImpl> c, std::string db) -> asio::awaitable<Result<std::vector<std::string>>> {
+  impl_->cluster()->Spawn<std::vector<std::string>>(
+      [](std::shared_ptr<Cluster> c, std::string db) -> asio::awaitable<Result<std::vector<std::string>>> {
         proto::ListTablesRequest req;
         req.set_database_name(db);
         auto resp = co_await c->CallCoordinator<proto::ListTablesResponse>(ApiKey::LIST_TABLES, req);
         if (!resp.ok()) co_return resp.status().WithContext("database " + db);
         co_return std::vector<std::string>(resp->table_name().begin(), resp->table_name().end());
-      }(impl_, database),
+      }(impl_->cluster(), database),
       std::move(done));
 }
 
 void Admin::TableExistsAsync(const TablePath& path, Callback<bool> done) {
-  impl_->Spawn<bool>(
-      [](std::shared_ptr<ConnectionImpl> c, TablePath p) -> asio::awaitable<Result<bool>> {
+  impl_->cluster()->Spawn<bool>(
+      [](std::shared_ptr<Cluster> c, TablePath p) -> asio::awaitable<Result<bool>> {
         proto::TableExistsRequest req;
         SetPath(req.mutable_table_path(), p);
         auto resp = co_await c->CallCoordinator<proto::TableExistsResponse>(ApiKey::TABLE_EXISTS, req);
         if (!resp.ok()) co_return resp.status().WithContext("table " + p.ToString());
         co_return resp->exists();
-      }(impl_, path),
+      }(impl_->cluster(), path),
       std::move(done));
 }
 
@@ -160,24 +161,24 @@ void Admin::ListOffsetsAsync(const TablePath& path, std::vector<int32_t> bucket_
                              std::optional<int64_t> timestamp_ms, Callback<std::map<int32_t, int64_t>> done) {
   if (type == OffsetType::kTimestamp && !timestamp_ms)
     return done(Status::InvalidArgument("list_offsets: offset type 'timestamp' needs a timestamp"));
-  impl_->Spawn<std::map<int32_t, int64_t>>(
-      [](std::shared_ptr<ConnectionImpl> c, TablePath p, std::vector<int32_t> buckets, OffsetType t,
+  impl_->cluster()->Spawn<std::map<int32_t, int64_t>>(
+      [](std::shared_ptr<Cluster> c, TablePath p, std::vector<int32_t> buckets, OffsetType t,
          std::optional<int64_t> ts) -> asio::awaitable<Result<std::map<int32_t, int64_t>>> {
         auto info = co_await c->FetchTableInfo(p);
         if (!info.ok()) co_return info.status();
-        co_return co_await c->ListOffsets(*info, buckets, static_cast<int32_t>(t), ts);
-      }(impl_, path, std::move(bucket_ids), type, timestamp_ms),
+        co_return co_await scan::ListOffsets(c, *info, buckets, static_cast<int32_t>(t), ts);
+      }(impl_->cluster(), path, std::move(bucket_ids), type, timestamp_ms),
       std::move(done));
 }
 
 void Admin::ListBucketLeadersAsync(const TablePath& path, Callback<std::map<int32_t, int32_t>> done) {
-  impl_->Spawn<std::map<int32_t, int32_t>>(
-      [](std::shared_ptr<ConnectionImpl> c, TablePath p) -> asio::awaitable<Result<std::map<int32_t, int32_t>>> {
+  impl_->cluster()->Spawn<std::map<int32_t, int32_t>>(
+      [](std::shared_ptr<Cluster> c, TablePath p) -> asio::awaitable<Result<std::map<int32_t, int32_t>>> {
         const std::vector<TablePath> tables{p};
         Status st = co_await c->RefreshMetadata(tables);
         if (!st.ok()) co_return st.WithContext("table " + p.ToString());
         co_return c->metadata().Leaders(p);
-      }(impl_, path),
+      }(impl_->cluster(), path),
       std::move(done));
 }
 
@@ -186,14 +187,14 @@ void Admin::ListPartitionOffsetsAsync(const TablePath& path, const std::string& 
                                       std::optional<int64_t> timestamp_ms, Callback<std::map<int32_t, int64_t>> done) {
   if (type == OffsetType::kTimestamp && !timestamp_ms)
     return done(Status::InvalidArgument("list_partition_offsets: offset type 'timestamp' needs a timestamp"));
-  impl_->Spawn<std::map<int32_t, int64_t>>(
-      [](std::shared_ptr<ConnectionImpl> c, TablePath p, std::string partition, std::vector<int32_t> buckets,
+  impl_->cluster()->Spawn<std::map<int32_t, int64_t>>(
+      [](std::shared_ptr<Cluster> c, TablePath p, std::string partition, std::vector<int32_t> buckets,
          OffsetType t, std::optional<int64_t> ts) -> asio::awaitable<Result<std::map<int32_t, int64_t>>> {
         auto info = co_await c->FetchTableInfo(p);
         if (!info.ok()) co_return info.status();
         const std::optional<std::string> name = partition;
-        co_return co_await c->ListOffsets(*info, buckets, static_cast<int32_t>(t), ts, name);
-      }(impl_, path, partition_name, std::move(bucket_ids), type, timestamp_ms),
+        co_return co_await scan::ListOffsets(c, *info, buckets, static_cast<int32_t>(t), ts, name);
+      }(impl_->cluster(), path, partition_name, std::move(bucket_ids), type, timestamp_ms),
       std::move(done));
 }
 
@@ -219,7 +220,7 @@ void Admin::CreatePartitionAsync(const TablePath& path, const std::map<std::stri
   SetPath(req.mutable_table_path(), path);
   SetSpec(req.mutable_partition_spec(), spec);
   req.set_ignore_if_not_exists(ignore_if_exists);  // the field means "ignore if it exists"
-  CoordinatorStatusCall<proto::CreatePartitionResponse>(impl_, ApiKey::CREATE_PARTITION, std::move(req),
+  CoordinatorStatusCall<proto::CreatePartitionResponse>(impl_->cluster(), ApiKey::CREATE_PARTITION, std::move(req),
                                                         "table " + path.ToString() + " partition " + SpecString(spec),
                                                         std::move(done));
 }
@@ -230,14 +231,14 @@ void Admin::DropPartitionAsync(const TablePath& path, const std::map<std::string
   SetPath(req.mutable_table_path(), path);
   SetSpec(req.mutable_partition_spec(), spec);
   req.set_ignore_if_not_exists(ignore_if_not_exists);
-  CoordinatorStatusCall<proto::DropPartitionResponse>(impl_, ApiKey::DROP_PARTITION, std::move(req),
+  CoordinatorStatusCall<proto::DropPartitionResponse>(impl_->cluster(), ApiKey::DROP_PARTITION, std::move(req),
                                                       "table " + path.ToString() + " partition " + SpecString(spec),
                                                       std::move(done));
 }
 
 void Admin::ListPartitionInfosAsync(const TablePath& path, Callback<std::vector<PartitionInfo>> done) {
-  impl_->Spawn<std::vector<PartitionInfo>>(
-      [](std::shared_ptr<ConnectionImpl> c, TablePath p) -> asio::awaitable<Result<std::vector<PartitionInfo>>> {
+  impl_->cluster()->Spawn<std::vector<PartitionInfo>>(
+      [](std::shared_ptr<Cluster> c, TablePath p) -> asio::awaitable<Result<std::vector<PartitionInfo>>> {
         // Partition names join the values in partition-key order, which the table knows.
         auto info = co_await c->FetchTableInfo(p);
         if (!info.ok()) co_return info.status();
@@ -257,7 +258,7 @@ void Admin::ListPartitionInfosAsync(const TablePath& path, Callback<std::vector<
           out.push_back(std::move(x));
         }
         co_return out;
-      }(impl_, path),
+      }(impl_->cluster(), path),
       std::move(done));
 }
 

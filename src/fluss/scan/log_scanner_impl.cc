@@ -1,5 +1,7 @@
 #include "fluss/scan/log_scanner_impl.h"
 
+#include "fluss/scan/list_offsets.h"
+
 #include <arrow/buffer.h>
 #include <arrow/record_batch.h>
 #include <arrow/table.h>
@@ -14,7 +16,7 @@
 
 namespace fluss::scan {
 
-using client::Clock;
+using metadata::Clock;
 using protocol::ApiKey;
 
 namespace {
@@ -37,7 +39,7 @@ ScanBatch SplitOff(ScanBatch* b, int64_t keep) {
 }
 }  // namespace
 
-Result<std::shared_ptr<LogScannerImpl>> LogScannerImpl::Create(std::shared_ptr<client::ConnectionImpl> conn,
+Result<std::shared_ptr<LogScannerImpl>> LogScannerImpl::Create(std::shared_ptr<metadata::Cluster> cluster,
                                                                TableInfo table, std::vector<int32_t> projection) {
   if (table.HasPrimaryKey())
     return Status::InvalidArgument("table " + table.table_path.ToString() + " has a primary key; log scanners read log tables");
@@ -48,7 +50,7 @@ Result<std::shared_ptr<LogScannerImpl>> LogScannerImpl::Create(std::shared_ptr<c
   if (format != "ARROW" && format != "INDEXED")
     return Status::Unsupported("table " + table.table_path.ToString() + " uses log format " + format +
                                "; this scanner reads ARROW and INDEXED");
-  std::shared_ptr<LogScannerImpl> s(new LogScannerImpl(std::move(conn), std::move(table)));
+  std::shared_ptr<LogScannerImpl> s(new LogScannerImpl(std::move(cluster), std::move(table)));
   s->arrow_format_ = format == "ARROW";
   const auto& full = s->table_.descriptor.schema.arrow_schema;
   const int n = full->num_fields();
@@ -79,8 +81,8 @@ Result<std::shared_ptr<LogScannerImpl>> LogScannerImpl::Create(std::shared_ptr<c
   return s;
 }
 
-LogScannerImpl::LogScannerImpl(std::shared_ptr<client::ConnectionImpl> conn, TableInfo table)
-    : conn_(std::move(conn)), table_(std::move(table)) {}
+LogScannerImpl::LogScannerImpl(std::shared_ptr<metadata::Cluster> cluster, TableInfo table)
+    : cluster_(std::move(cluster)), table_(std::move(table)) {}
 
 Status LogScannerImpl::Subscribe(int32_t bucket, int64_t start_offset) {
   if (bucket < 0 || bucket >= table_.num_buckets)
@@ -133,7 +135,7 @@ void LogScannerImpl::End() {
     next = std::move(waiting_.front());
     waiting_.pop_front();
   }
-  asio::post(conn_->io(), std::move(next));
+  asio::post(cluster_->io(), std::move(next));
 }
 
 std::vector<ScanBatch> LogScannerImpl::TakeBufferedLocked() {
@@ -151,7 +153,7 @@ void LogScannerImpl::PollAsync(int64_t timeout_ms, int64_t max_records, Callback
   auto self = shared_from_this();
   RunExclusive([self, timeout_ms, max_records, done = std::move(done)]() mutable {
     self->wakeup_ = false;
-    self->conn_->Spawn<std::vector<ScanBatch>>(
+    self->cluster_->Spawn<std::vector<ScanBatch>>(
         [](std::shared_ptr<LogScannerImpl> s, int64_t t, int64_t max) -> asio::awaitable<Result<std::vector<ScanBatch>>> {
           auto r = co_await s->Poll(t);
           if (r.ok() && max > 0) s->Cap(&*r, max);
@@ -189,7 +191,7 @@ void LogScannerImpl::Cap(std::vector<ScanBatch>* batches, int64_t max_records) {
 void LogScannerImpl::ReadBatchesAsync(Callback<std::vector<ScanBatch>> done) {
   auto self = shared_from_this();
   RunExclusive([self, done = std::move(done)]() mutable {
-    self->conn_->Spawn<std::vector<ScanBatch>>(
+    self->cluster_->Spawn<std::vector<ScanBatch>>(
         [](std::shared_ptr<LogScannerImpl> s) -> asio::awaitable<Result<std::vector<ScanBatch>>> {
           co_return co_await s->ReadToEnd();
         }(self),
@@ -227,7 +229,7 @@ asio::awaitable<Status> LogScannerImpl::ResolvePositions() {
     }
     if (buckets.empty()) continue;
     const int32_t type = kind == kEarliestOffset ? 0 : 1;
-    auto offsets = co_await conn_->ListOffsets(table_, buckets, type, std::nullopt);
+    auto offsets = co_await ListOffsets(cluster_, table_, buckets, type, std::nullopt);
     if (!offsets.ok()) co_return offsets.status();
     std::lock_guard<std::mutex> lock(mu_);
     for (auto& [b, off] : *offsets) {
@@ -259,11 +261,11 @@ asio::awaitable<Result<std::vector<ScanBatch>>> LogScannerImpl::Poll(int64_t tim
       }
       if (!any) {
         // Nothing subscribed: wait out the timeout (a subscribe may come meanwhile).
-        if (remaining <= 0 || wakeup_ || conn_->closed()) co_return std::vector<ScanBatch>{};
-        co_await conn_->Sleep(std::chrono::milliseconds(std::min<int64_t>(remaining, 100)));
+        if (remaining <= 0 || wakeup_ || cluster_->closed()) co_return std::vector<ScanBatch>{};
+        co_await cluster_->Sleep(std::chrono::milliseconds(std::min<int64_t>(remaining, 100)));
         continue;
       }
-      StartFetch(static_cast<int32_t>(std::clamp<int64_t>(remaining, 0, conn_->options().fetch_wait_max_time_ms)));
+      StartFetch(static_cast<int32_t>(std::clamp<int64_t>(remaining, 0, cluster_->options().fetch_wait_max_time_ms)));
     }
     // Wait in slices so a Wakeup is seen promptly.
     const bool ended = co_await WaitFetch(std::min(deadline, Clock::now() + std::chrono::milliseconds(100)));
@@ -279,24 +281,24 @@ asio::awaitable<Result<std::vector<ScanBatch>>> LogScannerImpl::Poll(int64_t tim
         // scanner does, and report it only when it lasts two request timeouts.
         const auto now2 = Clock::now();
         if (!failing_since_) failing_since_ = now2;
-        if (now2 - *failing_since_ > std::chrono::milliseconds(conn_->options().request_timeout_ms) * 2) {
+        if (now2 - *failing_since_ > std::chrono::milliseconds(cluster_->options().request_timeout_ms) * 2) {
           failing_since_.reset();
           co_return error;
         }
         const int64_t left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now2).count();
-        if (left > 0) co_await conn_->Sleep(std::chrono::milliseconds(std::min<int64_t>(left, 100)));
+        if (left > 0) co_await cluster_->Sleep(std::chrono::milliseconds(std::min<int64_t>(left, 100)));
       }
       std::lock_guard<std::mutex> lock(mu_);
       auto buffered = TakeBufferedLocked();
       if (!buffered.empty()) co_return buffered;
     }
-    if (Clock::now() >= deadline || wakeup_ || conn_->closed()) co_return std::vector<ScanBatch>{};
+    if (Clock::now() >= deadline || wakeup_ || cluster_->closed()) co_return std::vector<ScanBatch>{};
   }
 }
 
 void LogScannerImpl::StartFetch(int32_t wait_ms) {
-  inflight_ = std::make_shared<FetchInFlight>(conn_->io());
-  asio::co_spawn(conn_->io(), RunFetch(inflight_, wait_ms), asio::detached);
+  inflight_ = std::make_shared<FetchInFlight>(cluster_->io());
+  asio::co_spawn(cluster_->io(), RunFetch(inflight_, wait_ms), asio::detached);
 }
 
 asio::awaitable<void> LogScannerImpl::RunFetch(std::shared_ptr<FetchInFlight> f, int32_t wait_ms) {
@@ -391,7 +393,7 @@ asio::awaitable<Result<std::vector<ScanBatch>>> LogScannerImpl::ReadToEnd() {
   std::vector<int32_t> buckets;
   for (auto& [b, s] : subs) buckets.push_back(b);
   // The high watermarks now, from the current leaders, are where this read stops.
-  auto end = co_await conn_->ListOffsets(table_, buckets, 1, std::nullopt);
+  auto end = co_await ListOffsets(cluster_, table_, buckets, 1, std::nullopt);
   if (!end.ok()) {
     Requeue(std::move(buffered));
     co_return end.status();
@@ -426,14 +428,14 @@ asio::awaitable<Result<std::vector<ScanBatch>>> LogScannerImpl::ReadToEnd() {
   };
   // A leader change costs up to one request timeout for the attempt at the old leader plus
   // the election: reads give up only after two request timeouts without progress.
-  const auto no_progress_limit = std::chrono::milliseconds(conn_->options().request_timeout_ms) * 2;
+  const auto no_progress_limit = std::chrono::milliseconds(cluster_->options().request_timeout_ms) * 2;
   auto last_progress = Clock::now();
   std::map<int32_t, Subscription> active = active_positions();
-  std::optional<client::Deferred<std::vector<RawBatch>>> next;
+  std::optional<net::Deferred<std::vector<RawBatch>>> next;
   std::map<int32_t, Subscription> next_positions = active;
-  if (!active.empty()) next = client::StartDeferred<std::vector<RawBatch>>(conn_->io(), FetchRound(active, *end, 0));
+  if (!active.empty()) next = net::StartDeferred<std::vector<RawBatch>>(cluster_->io(), FetchRound(active, *end, 0));
   while (next) {
-    auto raw = co_await client::Join(std::move(*next));
+    auto raw = co_await net::Join(std::move(*next));
     next.reset();
     const std::map<int32_t, Subscription> fetched = std::move(next_positions);
     if (!raw.ok()) co_return fail(raw.status());
@@ -450,19 +452,19 @@ asio::awaitable<Result<std::vector<ScanBatch>>> LogScannerImpl::ReadToEnd() {
       co_return fail(Status::Timeout("table " + table_.table_path.ToString() +
                                      ": reading made no progress within 2 x client.request-timeout"));
     }
-    if (conn_->closed()) co_return fail(Status::Closed("the connection is closed"));
+    if (cluster_->closed()) co_return fail(Status::Closed("the connection is closed"));
     const auto first = FirstOffsets(*raw);
     std::vector<RawBatch> round = std::move(*raw);
     if (!active.empty()) {
       next_positions = active;
-      next = client::StartDeferred<std::vector<RawBatch>>(conn_->io(), FetchRound(active, *end, 0));
+      next = net::StartDeferred<std::vector<RawBatch>>(cluster_->io(), FetchRound(active, *end, 0));
     }
     auto batches = DecodeAll(std::move(round));
     if (!batches.ok()) {
       // Nothing from the bad batch on counts as read: let the fetch in flight end (it moves
       // the positions), then move them back to this round's start.
       if (next) {
-        auto ignored = co_await client::Join(std::move(*next));
+        auto ignored = co_await net::Join(std::move(*next));
         (void)ignored;
       }
       Rewind(first, fetched);
@@ -479,23 +481,23 @@ asio::awaitable<Result<std::vector<LogScannerImpl::RawBatch>>> LogScannerImpl::F
   // Buckets whose leader is unknown (e.g. during a failover) wait for a refresh; the others
   // are fetched meanwhile.
   bool missing = false;
-  for (auto& [b, sub] : positions) missing |= !conn_->metadata().Leader(path, b).has_value();
+  for (auto& [b, sub] : positions) missing |= !cluster_->metadata().Leader(path, b).has_value();
   if (missing) {
     const std::vector<TablePath> tables{path};
-    Status st = co_await conn_->RefreshMetadata(tables);
+    Status st = co_await cluster_->RefreshMetadata(tables);
     if (!st.ok() && !st.IsRetriable()) co_return st.WithContext("table " + path.ToString());
   }
-  if (conn_->closed()) co_return Status::Closed("the connection is closed");
+  if (cluster_->closed()) co_return Status::Closed("the connection is closed");
   std::map<int32_t, std::map<int32_t, int64_t>> by_leader;
   bool leaderless = false;
   for (auto& [b, sub] : positions) {
-    auto leader = conn_->metadata().Leader(path, b);
+    auto leader = cluster_->metadata().Leader(path, b);
     if (leader) by_leader[*leader][b] = sub.position;
     else leaderless = true;
   }
   std::vector<asio::awaitable<Result<LeaderFetch>>> ops;
   for (auto& [leader, buckets] : by_leader) ops.push_back(FetchFromLeader(leader, buckets, stop, wait_ms));
-  auto results = co_await client::WhenAll<LeaderFetch>(conn_->io(), std::move(ops));
+  auto results = co_await net::WhenAll<LeaderFetch>(cluster_->io(), std::move(ops));
   std::vector<RawBatch> batches;
   bool retry = false;
   Status error;
@@ -521,7 +523,7 @@ asio::awaitable<Result<std::vector<LogScannerImpl::RawBatch>>> LogScannerImpl::F
     }
   }
   if (!error.ok() && batches.empty()) co_return error;
-  if ((retry || leaderless) && batches.empty()) co_await conn_->Sleep(std::chrono::milliseconds(100));
+  if ((retry || leaderless) && batches.empty()) co_await cluster_->Sleep(std::chrono::milliseconds(100));
   co_return batches;
 }
 
@@ -529,7 +531,7 @@ asio::awaitable<Result<LogScannerImpl::LeaderFetch>> LogScannerImpl::FetchFromLe
     int32_t leader, std::map<int32_t, int64_t> positions, std::optional<std::map<int32_t, int64_t>> stop,
     int32_t wait_ms) {
   const TablePath& path = table_.table_path;
-  const auto& opts = conn_->options();
+  const auto& opts = cluster_->options();
   const bool projected = arrow_format_ && !sorted_projection_.empty();
   proto::FetchLogRequest req;
   req.set_follower_server_id(-1);
@@ -550,18 +552,18 @@ asio::awaitable<Result<LogScannerImpl::LeaderFetch>> LogScannerImpl::FetchFromLe
     br->set_max_fetch_bytes(opts.fetch_max_bytes_for_bucket);
   }
   LeaderFetch out;
-  auto conn = conn_->TabletServer(leader);
+  auto conn = cluster_->TabletServer(leader);
   if (!conn) {
-    conn_->metadata().InvalidateTable(path);
+    cluster_->metadata().InvalidateTable(path);
     out.retry = true;
     co_return out;
   }
-  auto resp = co_await conn_->Call<proto::FetchLogResponse>(conn, ApiKey::FETCH_LOG, req);
+  auto resp = co_await cluster_->Call<proto::FetchLogResponse>(conn, ApiKey::FETCH_LOG, req);
   if (!resp.ok()) {
     if (!resp.status().IsRetriable())
       co_return resp.status().WithContext("fetching table " + path.ToString() + " from tablet server " +
                                           std::to_string(leader));
-    conn_->metadata().InvalidateTable(path);
+    cluster_->metadata().InvalidateTable(path);
     out.retry = true;
     co_return out;
   }
@@ -574,7 +576,7 @@ asio::awaitable<Result<LogScannerImpl::LeaderFetch>> LogScannerImpl::FetchFromLe
       if (br.has_error_code() && br.error_code() != protocol::NONE) {
         Status e = protocol::ServerError(br.error_code(), br.error_message(), where);
         if (!e.IsRetriable() && br.error_code() != protocol::FENCED_LEADER_EPOCH_EXCEPTION) co_return e;
-        if (protocol::IsInvalidMetadataError(br.error_code())) conn_->metadata().InvalidateTable(path);
+        if (protocol::IsInvalidMetadataError(br.error_code())) cluster_->metadata().InvalidateTable(path);
         out.retry = true;
         continue;
       }
@@ -668,12 +670,3 @@ Result<std::shared_ptr<arrow::RecordBatch>> LogScannerImpl::Decode(const std::sh
 }
 
 }  // namespace fluss::scan
-
-namespace fluss {
-
-Result<std::shared_ptr<LogScanner>> Table::NewLogScanner(const std::vector<int32_t>& projection) {
-  FLUSS_ASSIGN_OR_RETURN(auto s, scan::LogScannerImpl::Create(impl_, info_, projection));
-  return std::static_pointer_cast<LogScanner>(s);
-}
-
-}  // namespace fluss

@@ -16,17 +16,18 @@
 #include <vector>
 
 #include "fluss/client.h"
-#include "fluss/client/connection_impl.h"
+#include "fluss/metadata/cluster.h"
+#include "fluss/net/coroutines.h"
 #include "fluss/proto/fluss_api.pb.h"
 #include "fluss/record/log_batch.h"
 
 namespace fluss::scan {
 
-using client::Clock;
+using metadata::Clock;
 
 class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<LogScannerImpl> {
  public:
-  static Result<std::shared_ptr<LogScannerImpl>> Create(std::shared_ptr<client::ConnectionImpl> conn,
+  static Result<std::shared_ptr<LogScannerImpl>> Create(std::shared_ptr<metadata::Cluster> cluster,
                                                         TableInfo table, std::vector<int32_t> projection);
 
   Status Subscribe(int32_t bucket, int64_t start_offset) override;
@@ -73,7 +74,7 @@ class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<Lo
     bool retry = false;                         // a retriable error happened
   };
 
-  LogScannerImpl(std::shared_ptr<client::ConnectionImpl> conn, TableInfo table);
+  LogScannerImpl(std::shared_ptr<metadata::Cluster> cluster, TableInfo table);
   /// Runs `start` now if no poll or read is running, else after the running ones end.
   void RunExclusive(std::function<void()> start);
   /// Ends the running operation and starts the next waiting one.
@@ -115,7 +116,7 @@ class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<Lo
                                                      std::vector<int8_t>* change_types) const;
   std::vector<ScanBatch> TakeBufferedLocked();
 
-  std::shared_ptr<client::ConnectionImpl> conn_;
+  std::shared_ptr<metadata::Cluster> cluster_;
   const TableInfo table_;
   bool arrow_format_ = true;
   std::vector<int32_t> projection_;         // requested order (empty: all columns)

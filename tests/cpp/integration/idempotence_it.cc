@@ -31,7 +31,7 @@ template <typename T>
 Result<T> RunOnIo(const std::shared_ptr<ConnectionImpl>& c, asio::awaitable<Result<T>> aw) {
   std::promise<Result<T>> p;
   auto f = p.get_future();
-  c->Spawn<T>(std::move(aw), [&p](Result<T> r) { p.set_value(std::move(r)); });
+  c->cluster()->Spawn<T>(std::move(aw), [&p](Result<T> r) { p.set_value(std::move(r)); });
   return f.get();
 }
 
@@ -57,10 +57,10 @@ class IdempotenceIT : public ::testing::Test {
     ASSERT_TRUE(impl.ok());
     raw_ = *impl;
     ASSERT_TRUE(RunOnIo<bool>(raw_, [](std::shared_ptr<ConnectionImpl> c, TablePath p) -> asio::awaitable<Result<bool>> {
-                  Status st = co_await c->Bootstrap();
+                  Status st = co_await c->cluster()->Bootstrap();
                   if (!st.ok()) co_return st;
                   const std::vector<TablePath> tables{p};
-                  st = co_await c->WaitForLeaders(p, 1, client::Clock::now() + std::chrono::seconds(30));
+                  st = co_await c->cluster()->WaitForLeaders(p, 1, metadata::Clock::now() + std::chrono::seconds(30));
                   if (!st.ok()) co_return st;
                   co_return true;
                 }(raw_, path_)).ok());
@@ -72,7 +72,7 @@ class IdempotenceIT : public ::testing::Test {
   }
 
   std::shared_ptr<net::ServerConnection> Leader() {
-    return raw_->TabletServer(*raw_->metadata().Leader(path_, 0));
+    return raw_->cluster()->TabletServer(*raw_->cluster()->metadata().Leader(path_, 0));
   }
 
   Result<proto::ProduceLogResponse> Produce(const std::shared_ptr<arrow::Buffer>& batch) {
@@ -86,7 +86,7 @@ class IdempotenceIT : public ::testing::Test {
     // Right after create the leader may not serve the bucket yet: retry retriable errors
     // (NOT_LEADER_OR_FOLLOWER and the like) for a while, as the writer does.
     for (int attempt = 0;; ++attempt) {
-      auto r = RunOnIo<proto::ProduceLogResponse>(raw_, raw_->Call<proto::ProduceLogResponse>(Leader(), ApiKey::PRODUCE_LOG, req));
+      auto r = RunOnIo<proto::ProduceLogResponse>(raw_, raw_->cluster()->Call<proto::ProduceLogResponse>(Leader(), ApiKey::PRODUCE_LOG, req));
       if (!r.ok() || !r->buckets_resp(0).has_error_code() || attempt >= 100 ||
           !protocol::IsRetriableError(r->buckets_resp(0).error_code()))
         return r;
@@ -106,7 +106,7 @@ class IdempotenceIT : public ::testing::Test {
     b->set_bucket_id(0);
     b->set_fetch_offset(0);
     b->set_max_fetch_bytes(1 << 20);
-    auto resp = RunOnIo<proto::FetchLogResponse>(raw_, raw_->Call<proto::FetchLogResponse>(Leader(), ApiKey::FETCH_LOG, req));
+    auto resp = RunOnIo<proto::FetchLogResponse>(raw_, raw_->cluster()->Call<proto::FetchLogResponse>(Leader(), ApiKey::FETCH_LOG, req));
     EXPECT_TRUE(resp.ok()) << resp.status().ToString();
     std::vector<record::LogBatchHeader> out;
     if (!resp.ok()) return out;
@@ -136,10 +136,10 @@ class IdempotenceIT : public ::testing::Test {
     auto* p = req.add_table_path();
     p->set_database_name(path_.database_name);
     p->set_table_name(path_.table_name);
-    auto r = RunOnIo<proto::InitWriterResponse>(raw_, raw_->Call<proto::InitWriterResponse>(Leader(), ApiKey::INIT_WRITER, req));
+    auto r = RunOnIo<proto::InitWriterResponse>(raw_, raw_->cluster()->Call<proto::InitWriterResponse>(Leader(), ApiKey::INIT_WRITER, req));
     for (int attempt = 0; !r.ok() && r.status().IsRetriable() && attempt < 100; ++attempt) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      r = RunOnIo<proto::InitWriterResponse>(raw_, raw_->Call<proto::InitWriterResponse>(Leader(), ApiKey::INIT_WRITER, req));
+      r = RunOnIo<proto::InitWriterResponse>(raw_, raw_->cluster()->Call<proto::InitWriterResponse>(Leader(), ApiKey::INIT_WRITER, req));
     }
     EXPECT_TRUE(r.ok()) << r.status().ToString();
     return r.ok() ? r->writer_id() : -1;

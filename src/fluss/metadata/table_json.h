@@ -10,7 +10,7 @@
 #include "fluss/status.h"
 #include "fluss/types.h"
 
-namespace fluss::client {
+namespace fluss::metadata {
 
 /// Fluss DataType JSON of an Arrow field type, e.g. {"type":"INTEGER"}; "nullable":false for a
 /// non-nullable field. Fails with InvalidArgument naming the field for unsupported types.
@@ -32,4 +32,4 @@ Result<TableDescriptor> TableDescriptorFromJson(std::string_view json);
 std::string DatabaseDescriptorToJson(const DatabaseDescriptor& descriptor);
 Result<DatabaseDescriptor> DatabaseDescriptorFromJson(std::string_view json);
 
-}  // namespace fluss::client
+}  // namespace fluss::metadata

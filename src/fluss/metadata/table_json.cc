@@ -1,11 +1,11 @@
-#include "fluss/client/table_json.h"
+#include "fluss/metadata/table_json.h"
 
 #include <arrow/type.h>
 #include <arrow/util/key_value_metadata.h>
 
 #include <set>
 
-namespace fluss::client {
+namespace fluss::metadata {
 
 using ojson = nlohmann::ordered_json;
 using json = nlohmann::json;
@@ -247,7 +247,7 @@ Result<DatabaseDescriptor> DatabaseDescriptorFromJson(std::string_view text) {
 }
 
 
-}  // namespace fluss::client
+}  // namespace fluss::metadata
 
 namespace fluss {
 std::string TableInfo::Property(const std::string& key, const std::string& fallback) const {

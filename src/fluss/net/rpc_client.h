@@ -1,0 +1,54 @@
+// Typed request/response calls over server connections, bounded by client.request-timeout.
+//
+// Thread affinity: I/O thread only (every method returns an awaitable run there).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include <asio.hpp>
+#include <google/protobuf/message_lite.h>
+
+#include "fluss/net/server_connection.h"
+#include "fluss/protocol/api_keys.h"
+#include "fluss/protocol/frame.h"
+
+namespace fluss::net {
+
+class RpcClient {
+ public:
+  /// `request_timeout_ms`: client.request-timeout, the bound of every call.
+  explicit RpcClient(int64_t request_timeout_ms) : request_timeout_ms_(request_timeout_ms) {}
+
+  /// Sends `req` as `key` on `conn` and parses the response as Resp. Fails as
+  /// ServerConnection::Send does, or with kProtocol for an unparsable response.
+  template <typename Resp>
+  asio::awaitable<Result<Resp>> Call(std::shared_ptr<ServerConnection> conn, protocol::ApiKey key,
+                                     const google::protobuf::MessageLite& req);
+
+  /// Sends a serialised request (`frame` starts with protocol::kRequestPrefixSize reserved
+  /// bytes) and returns the raw response body.
+  asio::awaitable<Result<ResponseBody>> Send(std::shared_ptr<ServerConnection> conn, protocol::ApiKey key,
+                                             std::string frame);
+  /// Sends a frame in pieces (record batches borrowed, not copied).
+  asio::awaitable<Result<ResponseBody>> SendFrame(std::shared_ptr<ServerConnection> conn, protocol::ApiKey key,
+                                                  OutgoingFrame frame);
+
+ private:
+  const int64_t request_timeout_ms_;
+};
+
+template <typename Resp>
+asio::awaitable<Result<Resp>> RpcClient::Call(std::shared_ptr<ServerConnection> conn, protocol::ApiKey key,
+                                              const google::protobuf::MessageLite& req) {
+  std::string frame(protocol::kRequestPrefixSize, '\0');
+  req.AppendToString(&frame);
+  auto body = co_await Send(std::move(conn), key, std::move(frame));
+  if (!body.ok()) co_return body.status();
+  Resp resp;
+  if (!resp.ParseFromArray(body->data, static_cast<int>(body->size)))
+    co_return Status::Protocol(std::string("malformed ") + protocol::ApiKeyName(key) + " response");
+  co_return resp;
+}
+
+}  // namespace fluss::net

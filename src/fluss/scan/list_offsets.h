@@ -1,0 +1,32 @@
+// ListOffsets (api key 1021) for buckets of a table or of one partition, asked of each bucket's
+// current leader (protocol-rpc.md section 8: a follower answers with its own, lagging high
+// watermark, so leaders are refreshed at the coordinator first).
+//
+// Thread affinity: I/O thread only.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <asio.hpp>
+
+#include "fluss/metadata/cluster.h"
+#include "fluss/types.h"
+
+namespace fluss::scan {
+
+/// Offsets of `buckets` of `table` (bucket id -> offset). `offset_type`: 0 earliest (log
+/// start), 1 latest (high watermark), 2 the first offset committed at or after `timestamp_ms`
+/// (epoch ms). With `partition_name`, the buckets are those of that partition of a partitioned
+/// table. Leader changes are retried until client.request-timeout. Fails with
+/// kInvalidArgument for a bucket outside the table, PARTITION_NOT_EXISTS (36),
+/// TABLE_NOT_PARTITIONED_EXCEPTION (37), or the last retriable error at the deadline.
+asio::awaitable<Result<std::map<int32_t, int64_t>>> ListOffsets(std::shared_ptr<metadata::Cluster> cluster,
+                                                                TableInfo table, std::vector<int32_t> buckets,
+                                                                int32_t offset_type, std::optional<int64_t> timestamp_ms,
+                                                                std::optional<std::string> partition_name = std::nullopt);
+
+}  // namespace fluss::scan

@@ -1,0 +1,44 @@
+#include "fluss/write/memory_limiter.h"
+
+#include <chrono>
+#include <string>
+
+namespace fluss::write {
+
+void MemoryLimiter::Reserve(int64_t bytes) {
+  std::lock_guard<std::mutex> lock(mu_);
+  used_ += bytes;
+}
+
+void MemoryLimiter::Release(int64_t bytes) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    used_ -= bytes;
+  }
+  cv_.notify_all();
+}
+
+bool MemoryLimiter::Full() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return used_ >= limit_ && !aborted_;
+}
+
+Status MemoryLimiter::WaitForSpace(const std::string& what) {
+  std::unique_lock<std::mutex> lock(mu_);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(wait_timeout_ms_);
+  if (!cv_.wait_until(lock, deadline, [&] { return used_ < limit_ || aborted_; }))
+    return Status::Timeout(what + ": the writer buffer (client.writer.buffer.memory-size = " + std::to_string(limit_) +
+                           " bytes) stayed full for " + std::to_string(wait_timeout_ms_) +
+                           " ms (client.writer.buffer.wait-timeout)");
+  return Status::OK();
+}
+
+void MemoryLimiter::Abort() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    aborted_ = true;
+  }
+  cv_.notify_all();
+}
+
+}  // namespace fluss::write

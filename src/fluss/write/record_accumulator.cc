@@ -1,0 +1,98 @@
+#include "fluss/write/record_accumulator.h"
+
+namespace fluss::write {
+
+Result<RecordAccumulator::Appended> RecordAccumulator::Append(const std::shared_ptr<WriteTracker>& tracker,
+                                                              const metadata::TableBucket& bucket,
+                                                              const WriteRecord& record, const BatchFactory& make) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (aborted_) return abort_status_;
+  Appended out;
+  const Key key{tracker.get(), bucket};
+  auto it = open_.find(key);
+  std::unique_ptr<WriteBatch> fresh;
+  WriteBatch* batch;
+  if (it != open_.end()) {
+    batch = it->second.get();
+  } else {
+    fresh = make(bucket);
+    batch = fresh.get();
+  }
+  FLUSS_ASSIGN_OR_RETURN(const int64_t bytes, batch->Append(record));
+  if (fresh) {
+    // Registered only once it holds a record, so a refused first record leaves nothing behind.
+    fresh->id = tracker->Begin();
+    fresh->tracker = tracker;
+    fresh->result = std::make_shared<WriteResult::State>();
+    out.opened = fresh->id;
+    it = open_.emplace(key, std::move(fresh)).first;
+  }
+  batch->bytes += bytes;
+  ++batch->rows;
+  memory_.Reserve(bytes);
+  out.result = batch->result;
+  if (batch->size_in_bytes() >= batch_size_) {
+    CloseLocked(it);
+    out.batch_full = true;
+  }
+  return out;
+}
+
+Status RecordAccumulator::AddClosed(const std::shared_ptr<WriteTracker>& tracker, std::unique_ptr<WriteBatch> batch,
+                                    std::shared_ptr<WriteResult::State> result, int64_t bytes) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (aborted_) return abort_status_;
+  auto it = open_.find(Key{tracker.get(), batch->bucket()});
+  if (it != open_.end()) CloseLocked(it);
+  batch->id = tracker->Begin();
+  batch->tracker = tracker;
+  batch->result = std::move(result);
+  batch->bytes = bytes;
+  memory_.Reserve(bytes);
+  closed_.push_back(Closed{std::move(batch), Status::OK()});
+  return Status::OK();
+}
+
+void RecordAccumulator::CloseLocked(std::map<Key, std::unique_ptr<WriteBatch>>::iterator it) {
+  std::unique_ptr<WriteBatch> batch = std::move(it->second);
+  open_.erase(it);
+  // A failure cannot happen for validated rows; the sender fails the batch rather than lose it.
+  Status st = batch->Close();
+  closed_.push_back(Closed{std::move(batch), std::move(st)});
+}
+
+void RecordAccumulator::CloseAll(const WriteTracker* tracker) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto it = open_.begin(); it != open_.end();) {
+    auto next = std::next(it);
+    if (!tracker || it->first.first == tracker) CloseLocked(it);
+    it = next;
+  }
+}
+
+bool RecordAccumulator::CloseIfOpen(const WriteTracker* tracker, const metadata::TableBucket& bucket, uint64_t id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = open_.find(Key{tracker, bucket});
+  if (it == open_.end() || it->second->id != id) return false;
+  CloseLocked(it);
+  return true;
+}
+
+std::vector<RecordAccumulator::Closed> RecordAccumulator::TakeClosed() {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<Closed> out(std::make_move_iterator(closed_.begin()), std::make_move_iterator(closed_.end()));
+  closed_.clear();
+  return out;
+}
+
+std::vector<RecordAccumulator::Closed> RecordAccumulator::Abort(const Status& status) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    aborted_ = true;
+    abort_status_ = status;
+  }
+  CloseAll(nullptr);
+  return TakeClosed();
+}
+
+}  // namespace fluss::write

@@ -1,0 +1,456 @@
+#include "fluss/write/sender.h"
+
+#include "fluss/proto/fluss_api.pb.h"
+#include "fluss/protocol/errors.h"
+#include "fluss/protocol/frame.h"
+#include "fluss/protocol/produce_log.h"
+
+namespace fluss::write {
+
+using metadata::Clock;
+using metadata::TableBucket;
+using protocol::ApiKey;
+
+namespace {
+
+std::string Where(const WriteBatch& b) { return "table " + b.table()->path.ToString() + " " + b.bucket().ToString(); }
+
+// The request frame of `group` (batches of one table, kind and column set, at most one per
+// bucket); the batches go into it by reference, not copied.
+net::OutgoingFrame EncodeRequest(RequestKind kind, int32_t acks, int64_t table_id, int32_t timeout_ms,
+                                 const std::vector<std::unique_ptr<WriteBatch>>& group) {
+  std::vector<protocol::ProduceBucket> buckets;
+  for (const auto& b : group) {
+    protocol::ProduceBucket pb;
+    pb.partition_id = b->bucket().partition_id;
+    pb.bucket_id = b->bucket().bucket;
+    pb.owner = b->encoded();
+    pb.records = b->encoded()->data();
+    pb.size = static_cast<size_t>(b->encoded()->size());
+    buckets.push_back(std::move(pb));
+  }
+  auto pieces = protocol::EncodeProduceLogRequest(acks, table_id, timeout_ms, buckets, protocol::kRequestPrefixSize);
+  net::OutgoingFrame frame;
+  frame.head = std::move(pieces[0].bytes);
+  for (size_t i = 1; i < pieces.size(); ++i) {
+    auto& p = pieces[i];
+    if (p.owner) {
+      frame.tail.push_back({p.owner, p.data, p.size});
+    } else {
+      auto owned = std::make_shared<std::string>(std::move(p.bytes));
+      frame.tail.push_back({owned, owned->data(), owned->size()});
+    }
+  }
+  (void)kind;
+  return frame;
+}
+
+}  // namespace
+
+Sender::Sender(std::shared_ptr<metadata::Cluster> cluster, std::shared_ptr<MemoryLimiter> memory,
+               std::shared_ptr<RecordAccumulator> accumulator)
+    : cluster_(std::move(cluster)),
+      memory_(std::move(memory)),
+      accumulator_(std::move(accumulator)),
+      options_(cluster_->options()),
+      idempotence_(options_.writer_enable_idempotence) {}
+
+void Sender::PostDrain() {
+  if (drain_posted_.exchange(true)) return;
+  asio::post(cluster_->io(), [self = shared_from_this()] { self->Drain(); });
+}
+
+bool Sender::AnyQueued() const {
+  for (const auto& [bucket, q] : queues_)
+    if (!q.empty()) return true;
+  return false;
+}
+
+void Sender::Drain() {
+  drain_posted_ = false;
+  for (auto& c : accumulator_->TakeClosed()) {
+    if (!c.status.ok()) {
+      Status failed = c.status.WithContext(Where(*c.batch));
+      Complete(std::move(c.batch), failed);
+      continue;
+    }
+    if (aborted_) {
+      Complete(std::move(c.batch), abort_status_);
+      continue;
+    }
+    idempotence_.AddTable(c.batch->table()->path);
+    TableBucket tb = c.batch->bucket();
+    queues_[tb].push_back(std::move(c.batch));
+  }
+  ExpireQueued();
+  ScheduleExpiryCheck();
+  if (!idempotence_.ready()) {
+    if (AnyQueued()) StartInitWriter();
+    return;
+  }
+  std::map<RequestKey, std::vector<BatchPtr>> requests;
+  std::map<std::string, TablePath> need_refresh;
+  for (auto& [bucket, q] : queues_) {
+    auto& bs = idempotence_.bucket(bucket);
+    const int max_in_flight = idempotence_.MaxInFlight(bucket);
+    if (q.empty() || bs.in_flight >= max_in_flight) continue;
+    auto leader = cluster_->metadata().Leader(bucket);
+    if (!leader) {
+      // Batches wait for a leader until their delivery timeout (ExpireQueued).
+      const TablePath& path = q.front()->table()->path;
+      need_refresh[path.ToString()] = path;
+      continue;
+    }
+    while (!q.empty() && bs.in_flight < max_in_flight) {
+      BatchPtr b = std::move(q.front());
+      q.pop_front();
+      ++bs.in_flight;
+      RequestKey key{*leader, bucket.table_id, b->kind(), b->table()->target_columns};
+      requests[key].push_back(std::move(b));
+    }
+  }
+  for (auto& [key, batches] : requests) Send(key, std::move(batches));
+  if (!need_refresh.empty() && !refreshing_) StartRefresh(std::move(need_refresh));
+}
+
+void Sender::StartRefresh(std::map<std::string, TablePath> tables) {
+  refreshing_ = true;
+  asio::co_spawn(
+      cluster_->io(),
+      [](std::shared_ptr<Sender> s, std::map<std::string, TablePath> tables) -> asio::awaitable<void> {
+        bool missing_leader = false;
+        for (const auto& [name, path] : tables) {
+          const std::vector<TablePath> one{path};
+          Status st = co_await s->cluster_->RefreshMetadata(one);
+          // The coordinator decides whether the table exists (a tablet server that does not
+          // know it yet, right after creation, answers a write with TABLE_NOT_EXIST too).
+          std::set<int64_t> queued_ids;
+          for (const auto& [bucket, q] : s->queues_)
+            if (!q.empty() && q.front()->table()->path.ToString() == name) queued_ids.insert(bucket.table_id);
+          const auto id = s->cluster_->metadata().TableId(path);
+          for (int64_t queued : queued_ids) {
+            Status gone = st;
+            if (st.ok() && id && *id != queued)
+              gone = Status::Server(protocol::TABLE_NOT_EXIST,
+                                    "the table was dropped (a new table of that name has id " + std::to_string(*id) + ")");
+            // E.g. TABLE_NOT_EXIST: the table was dropped; waiting for a leader is pointless.
+            if (!gone.ok() && gone.code() == StatusCode::kServer && !gone.IsRetriable())
+              s->FailQueued(queued, gone.WithContext("table " + path.ToString()));
+          }
+          for (const auto& [bucket, q] : s->queues_)
+            if (!q.empty() && queued_ids.count(bucket.table_id) && !s->cluster_->metadata().Leader(bucket))
+              missing_leader = true;
+        }
+        // Back off only while some bucket still has no leader (e.g. right after create).
+        if (missing_leader) co_await s->cluster_->Sleep(std::chrono::milliseconds(50));
+        s->refreshing_ = false;
+        s->Drain();
+      }(shared_from_this(), std::move(tables)),
+      asio::detached);
+}
+
+void Sender::FailQueued(int64_t table_id, const Status& st) {
+  for (auto& [bucket, q] : queues_) {
+    if (bucket.table_id != table_id) continue;
+    while (!q.empty() && idempotence_.bucket(bucket).in_flight == 0) {
+      BatchPtr b = std::move(q.front());
+      q.pop_front();
+      Complete(std::move(b), st);
+    }
+  }
+}
+
+void Sender::StartInitWriter() {
+  if (init_writer_running_) return;
+  init_writer_running_ = true;
+  asio::co_spawn(
+      cluster_->io(),
+      [](std::shared_ptr<Sender> s) -> asio::awaitable<void> {
+        // Retried while batches wait for it: they expire by their delivery timeout, not by
+        // this loop. Each attempt asks the next tablet server (one may be down or frozen).
+        Status last;
+        auto& cluster = *s->cluster_;
+        for (int attempt = 0;; ++attempt) {
+          s->ExpireQueued();
+          if (!s->AnyQueued() || cluster.closed()) break;
+          const auto& servers = cluster.metadata().tablet_servers();
+          std::shared_ptr<net::ServerConnection> ts;
+          if (!servers.empty()) {
+            auto it = servers.begin();
+            std::advance(it, static_cast<long>(s->init_writer_server_++ % servers.size()));
+            ts = cluster.TabletServer(it->first);
+          }
+          if (!ts) {
+            const std::vector<TablePath> none;
+            co_await cluster.RefreshMetadata(none);
+            last = Status::Network("no tablet server known for InitWriter");
+          } else {
+            proto::InitWriterRequest req;
+            for (const auto& [name, path] : s->idempotence_.tables()) {
+              auto* p = req.add_table_path();
+              p->set_database_name(path.database_name);
+              p->set_table_name(path.table_name);
+            }
+            auto resp = co_await cluster.Call<proto::InitWriterResponse>(ts, ApiKey::INIT_WRITER, req);
+            if (resp.ok()) {
+              s->idempotence_.SetWriterId(resp->writer_id());
+              break;
+            }
+            last = resp.status();
+            if (!last.IsRetriable()) {
+              // E.g. an authorization error: the queued batches cannot be sent idempotently.
+              Status st = last.WithContext("InitWriter failed");
+              for (auto& [bucket, q] : s->queues_) {
+                while (!q.empty()) {
+                  BatchPtr b = std::move(q.front());
+                  q.pop_front();
+                  Status failed = st.WithContext("table " + b->table()->path.ToString());
+                  s->Complete(std::move(b), failed);
+                }
+              }
+              break;
+            }
+            if (last.code() != StatusCode::kServer || protocol::IsInvalidMetadataError(last.error_code())) {
+              const std::vector<TablePath> none;
+              co_await cluster.RefreshMetadata(none);
+            }
+          }
+          co_await cluster.Sleep(std::chrono::milliseconds(std::min(200 << std::min(attempt, 3), 1000)));
+        }
+        s->init_writer_running_ = false;
+        if (s->idempotence_.ready()) s->Drain();
+      }(shared_from_this()),
+      asio::detached);
+}
+
+void Sender::Send(const RequestKey& key, std::vector<BatchPtr> batches) {
+  // Encode (and compress) on the I/O thread and give each new batch its writer id and
+  // sequence, in queue order (a retried batch keeps its own unless the writer id changed).
+  std::map<TableBucket, std::vector<BatchPtr>> per_bucket;
+  for (auto& b : batches) {
+    Status st = b->Encode();
+    if (!st.ok()) {
+      --idempotence_.bucket(b->bucket()).in_flight;
+      Status failed = st.WithContext("table " + b->table()->path.ToString());
+      Complete(std::move(b), failed);
+      continue;
+    }
+    idempotence_.Stamp(*b);
+    TableBucket tb = b->bucket();
+    per_bucket[tb].push_back(std::move(b));
+  }
+  // One batch per bucket per request: request k carries the k-th batch of each bucket, split
+  // further at request.max.size bytes. Requests on one connection are handled in order.
+  for (size_t round = 0;; ++round) {
+    std::vector<BatchPtr> current;
+    int64_t size = 0;
+    bool any = false;
+    for (auto& [bucket, list] : per_bucket) {
+      if (round >= list.size()) continue;
+      any = true;
+      BatchPtr& b = list[round];
+      if (!current.empty() && size + b->encoded()->size() > options_.request_max_size) {
+        SendRequest(key, std::move(current));
+        current.clear();
+        size = 0;
+      }
+      size += b->encoded()->size();
+      b->sent = true;
+      current.push_back(std::move(b));
+    }
+    if (!current.empty()) SendRequest(key, std::move(current));
+    if (!any) break;
+  }
+}
+
+void Sender::SendRequest(const RequestKey& key, std::vector<BatchPtr> group) {
+  const int32_t timeout_ms = static_cast<int32_t>(std::min<int64_t>(options_.request_timeout_ms, INT32_MAX));
+  net::OutgoingFrame frame = EncodeRequest(key.kind, options_.writer_acks, key.table_id, timeout_ms, group);
+  auto conn = cluster_->TabletServer(key.leader);
+  asio::co_spawn(
+      cluster_->io(),
+      [](std::shared_ptr<Sender> s, std::shared_ptr<net::ServerConnection> c, net::OutgoingFrame f,
+         std::vector<BatchPtr> g) -> asio::awaitable<void> {
+        Result<std::map<TableBucket, BucketAnswer>> answers = Status::Network("leader is not in the server list");
+        if (c) {
+          auto body = co_await s->cluster_->SendFrame(c, ApiKey::PRODUCE_LOG, std::move(f));
+          if (!body.ok()) {
+            answers = body.status();
+          } else {
+            proto::ProduceLogResponse parsed;
+            if (!parsed.ParseFromArray(body->data, static_cast<int>(body->size))) {
+              answers = Status::Protocol("malformed PRODUCE_LOG response");
+            } else {
+              std::map<TableBucket, BucketAnswer> by_bucket;
+              const int64_t table_id = g.front()->bucket().table_id;
+              for (const auto& r : parsed.buckets_resp()) {
+                TableBucket tb{table_id, r.has_partition_id() ? std::optional<int64_t>(r.partition_id()) : std::nullopt,
+                               r.bucket_id()};
+                by_bucket[tb] = BucketAnswer{r.has_error_code() ? r.error_code() : protocol::NONE, r.error_message()};
+              }
+              answers = std::move(by_bucket);
+            }
+          }
+        }
+        s->HandleResponse(std::move(g), std::move(answers));
+      }(shared_from_this(), conn, std::move(frame), std::move(group)),
+      asio::detached);
+}
+
+void Sender::HandleResponse(std::vector<BatchPtr> batches, Result<std::map<TableBucket, BucketAnswer>> resp) {
+  bool backoff = false;
+  for (auto& b : batches) {
+    auto& bs = idempotence_.bucket(b->bucket());
+    --bs.in_flight;
+    if (!resp.ok()) {
+      RetryOrFail(std::move(b), resp.status(), &backoff);
+      continue;
+    }
+    auto it = resp->find(b->bucket());
+    if (it == resp->end()) {
+      RetryOrFail(std::move(b), Status::Protocol("the response lacks " + b->bucket().ToString()), &backoff);
+      continue;
+    }
+    int32_t code = it->second.error_code;
+    if (code == protocol::DUPLICATE_SEQUENCE_EXCEPTION) code = protocol::NONE;  // written before
+    if (code == protocol::OUT_OF_ORDER_SEQUENCE_EXCEPTION) {
+      switch (idempotence_.OnOutOfOrderSequence(*b)) {
+        case IdempotenceManager::OutOfOrder::kAlreadyWritten:
+          code = protocol::NONE;  // an earlier attempt was written; its answer was lost
+          break;
+        case IdempotenceManager::OutOfOrder::kFailAndReset: {
+          // The server lost this writer's state (e.g. the writer id expired): fail the batch
+          // and start over with a new writer id.
+          Status failed = Status::Server(code, Where(*b) + ": " + it->second.message);
+          Complete(std::move(b), failed);
+          continue;
+        }
+        case IdempotenceManager::OutOfOrder::kResendInOrder:
+          bs.retrying = true;
+          Requeue(std::move(b));
+          backoff = true;
+          continue;
+      }
+    }
+    if (code != protocol::NONE) {
+      RetryOrFail(std::move(b), protocol::ServerError(code, it->second.message), &backoff);
+      continue;
+    }
+    idempotence_.OnAcked(*b);
+    Complete(std::move(b), Status::OK());
+  }
+  if (backoff) DrainLater();
+  else Drain();
+}
+
+void Sender::DrainLater() {
+  asio::co_spawn(
+      cluster_->io(),
+      [](std::shared_ptr<Sender> s) -> asio::awaitable<void> {
+        co_await s->cluster_->Sleep(std::chrono::milliseconds(100));
+        s->Drain();
+      }(shared_from_this()),
+      asio::detached);
+}
+
+void Sender::Requeue(BatchPtr b) {
+  ++b->attempts;
+  auto& q = queues_[b->bucket()];
+  auto pos = q.begin();
+  // Retried batches go before new ones, in sequence order.
+  while (pos != q.end() && (*pos)->sequence >= 0 && ((*pos)->writer_id != b->writer_id || (*pos)->sequence < b->sequence))
+    ++pos;
+  q.insert(pos, std::move(b));
+}
+
+void Sender::RetryOrFail(BatchPtr b, const Status& st, bool* need_backoff) {
+  const bool expired = Clock::now() - b->created() >= std::chrono::milliseconds(options_.writer_delivery_timeout_ms);
+  // TABLE_NOT_EXIST from a tablet server is checked with the coordinator (the metadata refresh
+  // that the invalidation below triggers): a server may not know a just-created table yet.
+  const bool table_unknown = st.code() == StatusCode::kServer && st.error_code() == protocol::TABLE_NOT_EXIST;
+  if ((st.IsRetriable() || table_unknown) && b->attempts < options_.writer_retries && !aborted_ && !expired) {
+    // A timeout may mean the leader is frozen or gone: learn the current leaders before the
+    // retry, as for connection loss and the server's invalid-metadata errors.
+    if (st.code() == StatusCode::kNetwork || st.code() == StatusCode::kTimeout || table_unknown ||
+        (st.code() == StatusCode::kServer && protocol::IsInvalidMetadataError(st.error_code())))
+      cluster_->metadata().InvalidateTable(b->table()->path);
+    idempotence_.bucket(b->bucket()).retrying = true;
+    Requeue(std::move(b));
+    *need_backoff = true;
+    return;
+  }
+  if (st.IsRetriable() && expired && !aborted_) {
+    Status timeout = DeliveryTimeout(*b, st);
+    Complete(std::move(b), timeout);
+    return;
+  }
+  Status failed = st.WithContext(Where(*b));
+  Complete(std::move(b), failed);
+}
+
+Status Sender::DeliveryTimeout(const WriteBatch& b, const Status& last) const {
+  std::string msg = Where(b) + ": " + std::to_string(b.rows) +
+                    " row(s) not acknowledged within client.writer.delivery-timeout (" +
+                    std::to_string(options_.writer_delivery_timeout_ms) + " ms)";
+  if (b.sent) msg += "; the batch was sent, so the server may have stored it";
+  if (!last.ok()) msg += "; last error: " + last.ToString();
+  return Status::Timeout(std::move(msg));
+}
+
+void Sender::ExpireQueued() {
+  const auto now = Clock::now();
+  const auto limit = std::chrono::milliseconds(options_.writer_delivery_timeout_ms);
+  for (auto& [bucket, q] : queues_) {
+    // Oldest first: retried batches sit in front of newer ones.
+    while (!q.empty() && now - q.front()->created() >= limit) {
+      BatchPtr b = std::move(q.front());
+      q.pop_front();
+      const bool has_leader = cluster_->metadata().Leader(bucket).has_value();
+      Status timeout = DeliveryTimeout(*b, has_leader ? Status::OK() : Status::Network("no leader known for the bucket"));
+      Complete(std::move(b), timeout);
+    }
+  }
+}
+
+void Sender::ScheduleExpiryCheck() {
+  if (cluster_->closed()) return;
+  std::optional<Clock::time_point> oldest;
+  for (auto& [bucket, q] : queues_)
+    if (!q.empty() && (!oldest || q.front()->created() < *oldest)) oldest = q.front()->created();
+  if (!oldest) return;
+  const auto at = *oldest + std::chrono::milliseconds(options_.writer_delivery_timeout_ms);
+  if (expiry_timer_armed_ && expiry_timer_at_ <= at) return;
+  expiry_timer_armed_ = true;
+  expiry_timer_at_ = at;
+  auto timer = cluster_->NewTimer();
+  timer->expires_at(at);
+  timer->async_wait([self = shared_from_this(), timer, at](const asio::error_code& ec) {
+    if (self->expiry_timer_at_ == at) self->expiry_timer_armed_ = false;
+    if (ec || self->cluster_->closed()) return;
+    self->Drain();  // expires what is due and re-arms for the next
+  });
+}
+
+void Sender::Complete(BatchPtr b, const Status& st) {
+  if (!st.ok()) idempotence_.OnGivenUp(*b);
+  memory_->Release(b->bytes);
+  // The handle first, then the flushes: a flush that returns sees its writes' handles done.
+  b->result->CompletePart(st);
+  b->tracker->Complete(b->id, b->rows, st);
+}
+
+void Sender::Abort(const Status& status) {
+  aborted_ = true;
+  abort_status_ = status;
+  for (auto& c : accumulator_->Abort(status)) Complete(std::move(c.batch), status);
+  for (auto& [bucket, q] : queues_) {
+    while (!q.empty()) {
+      BatchPtr b = std::move(q.front());
+      q.pop_front();
+      Complete(std::move(b), status);
+    }
+  }
+  memory_->Abort();
+}
+
+}  // namespace fluss::write
