@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pyarrow as _pa  # noqa: F401  (loads libarrow before the native module needs it)
 
-from ._errors import FlussError, FlussTimeoutError
+from ._errors import ErrorCode, FlussError, FlussTimeoutError
 from ._config import Config
 from ._metadata import (
     DatabaseDescriptor,
@@ -37,6 +37,7 @@ __all__ = [
     "Config",
     "DatabaseDescriptor",
     "DatabaseInfo",
+    "ErrorCode",
     "FlussAdmin",
     "FlussConnection",
     "FlussError",

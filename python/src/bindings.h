@@ -25,7 +25,7 @@ namespace fluss::py {
 namespace nb = nanobind;
 
 void BindBridge(nb::module_& m);      // bridge.cc: _set_helpers
-void BindErrors(nb::module_& m);      // errors.cc: StatusError -> FlussError
+void BindErrors(nb::module_& m);      // errors.cc: StatusError -> FlussError, _error_codes
 void BindConfig(nb::module_& m);      // config.cc: _validate_config
 void BindWriters(nb::module_& m);     // writers.cc: WriteResultHandle, _AppendWriter
 void BindScanners(nb::module_& m);    // scanners.cc: _Polled, _Scanner
