@@ -9,31 +9,23 @@ from __future__ import annotations
 
 import pyarrow as _pa  # noqa: F401  (loads libarrow before the native module needs it)
 
-from ._errors import FlussError, FlussTimeoutError
-from ._api import (
-    EARLIEST_OFFSET,
-    LATEST_OFFSET,
-    AppendWriter,
-    ChangeType,
-    Config,
+from ._errors import ErrorCode, FlussError, FlussTimeoutError
+from ._config import Config
+from ._metadata import (
     DatabaseDescriptor,
     DatabaseInfo,
-    FlussAdmin,
-    FlussConnection,
-    FlussTable,
-    LogScanner,
-    OffsetType,
     PartitionInfo,
-    RecordBatch,
-    ScanRecord,
-    Schema,
     TableDescriptor,
     TableInfo,
     TablePath,
-    TableBucket,
-    TableScan,
-    WriteResultHandle,
 )
+from ._schema import Schema
+from ._admin import FlussAdmin, OffsetType
+from ._records import ChangeType, RecordBatch, ScanRecord, TableBucket
+from ._writers import AppendWriter, WriteResultHandle
+from ._scanners import EARLIEST_OFFSET, LATEST_OFFSET, LogScanner
+from ._table import FlussTable, TableScan
+from ._connection import FlussConnection
 
 __version__ = "0.1.0"
 
@@ -45,6 +37,7 @@ __all__ = [
     "Config",
     "DatabaseDescriptor",
     "DatabaseInfo",
+    "ErrorCode",
     "FlussAdmin",
     "FlussConnection",
     "FlussError",

@@ -1,6 +1,10 @@
-"""FlussError, the one exception type of the package."""
+"""FlussError, the one exception type of the package, and ErrorCode, the Fluss error codes."""
 
 from __future__ import annotations
+
+import enum
+
+from . import _fluss
 
 # Client-side error codes (server codes are the Fluss codes, e.g. 7 = TABLE_NOT_EXIST).
 CLIENT_ERROR = -2
@@ -19,7 +23,8 @@ class FlussError(Exception):
         error_code: the Fluss server error code (e.g. 7 TABLE_NOT_EXIST, 8 TABLE_ALREADY_EXIST),
             or a client-side code: -2 CLIENT_ERROR (bad input, closed client), 1 NETWORK_EXCEPTION
             (connection refused or lost), 25 REQUEST_TIME_OUT (no answer within
-            ``client.request-timeout``).
+            ``client.request-timeout``). An int; compare it with ``fluss.ErrorCode`` members,
+            e.g. ``err.error_code == fluss.ErrorCode.TABLE_NOT_EXIST``.
     """
 
     def __init__(self, message: str, error_code: int = CLIENT_ERROR, retriable: bool = False):
@@ -44,3 +49,25 @@ class FlussTimeoutError(FlussError, TimeoutError):
 def _make_error(message: str, error_code: int, retriable: bool, category: int) -> FlussError:
     cls = FlussTimeoutError if category == _TIMEOUT_CATEGORY else FlussError
     return cls(message, error_code, retriable)
+
+
+# The members come from the core's table of codes (libfluss, fluss::ErrorName), so the names and
+# numbers are defined once, in C++.
+ErrorCode = enum.IntEnum(
+    "ErrorCode", sorted(_fluss._error_codes().items(), key=lambda item: item[1]), module=__name__
+)
+ErrorCode.__doc__ = """The Fluss server error codes, an ``enum.IntEnum``: names as the Java client's
+``Errors`` enum spells them, values the numeric codes the server sends, e.g.
+``ErrorCode.NOT_LEADER_OR_FOLLOWER == 12``, ``ErrorCode.TABLE_NOT_EXIST == 7``.
+
+Members compare equal to ints, so ``FlussError.error_code`` (an int) can be tested directly::
+
+    except fluss.FlussError as e:
+        if e.error_code == fluss.ErrorCode.TABLE_NOT_EXIST:
+            ...
+
+``ErrorCode(code)`` gives the member of a server code (ValueError for a code the client does
+not know). The client-side code -2 (CLIENT_ERROR: bad input, closed client) is not a server
+code and has no member; 1 (NETWORK_EXCEPTION) and 25 (REQUEST_TIME_OUT), which the client also
+reports for connection failures and timeouts, are members.
+"""

@@ -1,17 +1,18 @@
-// Helpers shared by the binding: error translation, Python references owned by C++ callbacks,
-// Arrow C Data Interface capsules.
+// The completion bridge shared by the binding: statuses as Python exceptions, Python references
+// owned by C++ callbacks, native completions delivered to asyncio futures, and blocking waits
+// that answer Ctrl-C.
 //
-// Thread affinity: PyRef and Deliver may be destroyed or called on the I/O thread; they take
-// the GIL themselves.
+// Thread affinity: PyRef and the callbacks of MakeCallback / MakeStatusCallback may be
+// destroyed or called on the I/O thread; they take the GIL themselves. Everything else runs on
+// the calling thread with the GIL held.
 #pragma once
 
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 
+#include <chrono>
+#include <future>
 #include <memory>
-
-#include <arrow/c/abi.h>
-#include <arrow/type_fwd.h>
 
 #include "fluss/client.h"
 
@@ -34,8 +35,10 @@ T ValueOrThrow(Result<T> r) {
   return std::move(*r);
 }
 
-/// Builds a fluss.FlussError instance for `st` (GIL held).
+/// Builds a fluss.FlussError instance for `st` (GIL held), with the factory the package set.
 nb::object MakeError(const Status& st);
+/// Sets the Python factory MakeError calls: f(message, error_code, retriable, category).
+void SetErrorFactory(nb::object f);
 
 /// Owns a Python object from C++ code that may run without the GIL; releases it under the GIL
 /// (and leaks it if the interpreter is already finalising).
@@ -93,15 +96,34 @@ Callback<T> MakeCallback(nb::object done, Convert convert) {
 }
 StatusCallback MakeStatusCallback(nb::object done);
 
-/// Schema from an object with __arrow_c_schema__ (pa.Schema, pa.Field...).
-std::shared_ptr<arrow::Schema> ImportSchema(nb::handle obj);
-/// Record batch from an object with __arrow_c_array__ (pa.RecordBatch).
-std::shared_ptr<arrow::RecordBatch> ImportRecordBatch(nb::handle obj);
-/// PyCapsule "arrow_schema" holding an exported schema.
-nb::object ExportSchemaCapsule(const arrow::Schema& schema);
-/// (PyCapsule "arrow_schema", PyCapsule "arrow_array") of one record batch.
-nb::object ExportBatchCapsules(const arrow::RecordBatch& batch);
-/// PyCapsule "arrow_array_stream" over the batches of `table`.
-nb::object ExportTableCapsule(const std::shared_ptr<arrow::Table>& table);
+/// The Python helpers the package sets through `_set_helpers` (python/fluss/_async.py):
+/// future_from(start, lost=None), as_coroutine(awaitable) and cancel_requested().
+nb::object& FutureFactory();
+nb::object& AsCoroutine();
+nb::object& CancelRequested();
+
+/// Returns an awaitable (made by the Python helper) that `start(done)` resolves.
+template <typename F>
+nb::object Awaitable(F start) {
+  return FutureFactory()(nb::cpp_function(std::move(start)));
+}
+
+/// Checks for Ctrl-C (GIL held): a pending signal raises KeyboardInterrupt through the signal
+/// handler; inside asyncio.run, whose SIGINT handler cancels the main task instead, a pending
+/// cancellation of the current task raises asyncio.CancelledError. Returns normally otherwise.
+void CheckInterrupt();
+
+/// Blocks on `fut` with the GIL released, answering Ctrl-C (KeyboardInterrupt) within 100 ms.
+template <typename T>
+T WaitInterruptible(std::future<T>& fut) {
+  while (true) {
+    {
+      nb::gil_scoped_release release;
+      if (fut.wait_for(std::chrono::milliseconds(100)) == std::future_status::ready) break;
+    }
+    CheckInterrupt();
+  }
+  return fut.get();
+}
 
 }  // namespace fluss::py

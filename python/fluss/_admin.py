@@ -1,0 +1,175 @@
+"""FlussAdmin: databases, tables, partitions and offsets."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Dict, Iterable, List, Optional
+
+from ._errors import FlussError
+from ._metadata import (
+    DatabaseDescriptor,
+    DatabaseInfo,
+    PartitionInfo,
+    TableDescriptor,
+    TableInfo,
+    TablePath,
+    _check_path,
+)
+
+
+class OffsetType:
+    """Offset kinds accepted by ``FlussAdmin.list_offsets``."""
+
+    EARLIEST = "earliest"
+    LATEST = "latest"
+    TIMESTAMP = "timestamp"
+
+
+_OFFSET_TYPES = {"earliest": 0, "latest": 1, "timestamp": 2}
+
+
+def _partition_spec(owner: str, spec) -> Dict[str, str]:
+    if not isinstance(spec, Mapping):
+        raise FlussError(f"{owner}: partition_spec must be a dict {{partition_key: value}}, got {type(spec).__name__}")
+    for k, v in spec.items():
+        if not isinstance(k, str):
+            raise FlussError(f"{owner}: partition_spec key {k!r} must be a str (a partition key)")
+        if v is None:
+            raise FlussError(f"{owner}: partition_spec '{k}': the value must not be None")
+    return {k: str(v) for k, v in spec.items()}
+
+
+class FlussAdmin:
+    """Database and table administration. Every method returns an awaitable."""
+
+    def __init__(self, native):
+        self._n = native
+
+    async def create_database(self, database_name: str, ignore_if_exists: bool = False,
+                              database_descriptor: Optional[DatabaseDescriptor] = None) -> None:
+        """Creates a database. Raises FlussError (6 DATABASE_ALREADY_EXIST unless
+        ``ignore_if_exists``; CLIENT_ERROR for a bad name)."""
+        d = database_descriptor or DatabaseDescriptor()
+        await self._n.create_database(database_name, d.comment, d.get_custom_properties(), bool(ignore_if_exists))
+
+    async def drop_database(self, database_name: str, ignore_if_not_exists: bool = False,
+                            cascade: bool = True) -> None:
+        """Drops a database and, with ``cascade``, its tables. Raises FlussError
+        (4 DATABASE_NOT_EXIST unless ``ignore_if_not_exists``; 5 DATABASE_NOT_EMPTY)."""
+        await self._n.drop_database(database_name, bool(ignore_if_not_exists), bool(cascade))
+
+    async def list_databases(self) -> List[str]:
+        """Names of all databases."""
+        return await self._n.list_databases()
+
+    async def database_exists(self, database_name: str) -> bool:
+        return await self._n.database_exists(database_name)
+
+    async def get_database_info(self, database_name: str) -> DatabaseInfo:
+        """Raises FlussError 4 DATABASE_NOT_EXIST."""
+        return DatabaseInfo(await self._n.get_database_info(database_name))
+
+    async def create_table(self, table_path: TablePath, table_descriptor: TableDescriptor,
+                           ignore_if_exists: Optional[bool] = False) -> None:
+        """Creates a table. Raises FlussError: 8 TABLE_ALREADY_EXIST unless
+        ``ignore_if_exists``, 4 DATABASE_NOT_EXIST, CLIENT_ERROR naming the column for a
+        schema the client cannot map (checked before anything is sent)."""
+        p = _check_path(table_path)
+        if not isinstance(table_descriptor, TableDescriptor):
+            raise FlussError("table_descriptor must be a fluss.TableDescriptor")
+        d = table_descriptor
+        s = d.get_schema()
+        await self._n.create_table(
+            p.database_name, p.table_name, s.arrow_schema, s.get_primary_keys(), d.partition_keys,
+            d.bucket_count, d.bucket_keys, d.comment, d.properties, d.custom_properties, bool(ignore_if_exists),
+        )
+
+    async def drop_table(self, table_path: TablePath, ignore_if_not_exists: bool = False) -> None:
+        """Raises FlussError 7 TABLE_NOT_EXIST unless ``ignore_if_not_exists``."""
+        p = _check_path(table_path)
+        await self._n.drop_table(p.database_name, p.table_name, bool(ignore_if_not_exists))
+
+    async def get_table(self, table_path: TablePath) -> TableInfo:
+        """The table's metadata. Raises FlussError 7 TABLE_NOT_EXIST."""
+        p = _check_path(table_path)
+        return TableInfo(await self._n.get_table_info(p.database_name, p.table_name))
+
+    get_table_info = get_table
+
+    async def list_tables(self, database_name: str) -> List[str]:
+        """Table names of a database. Raises FlussError 4 DATABASE_NOT_EXIST."""
+        return await self._n.list_tables(database_name)
+
+    async def table_exists(self, table_path: TablePath) -> bool:
+        p = _check_path(table_path)
+        return await self._n.table_exists(p.database_name, p.table_name)
+
+    async def list_partition_offsets(self, table_path: TablePath, partition_name: str, bucket_ids: Iterable[int],
+                                     offset_type: str, timestamp: Optional[int] = None) -> Dict[int, int]:
+        """``list_offsets`` for the buckets of one partition, named by its value (``"US"``, not
+        ``"region=US"``). Raises FlussError 36 PARTITION_NOT_EXISTS for an unknown partition."""
+        p = _check_path(table_path)
+        kind = self._offset_kind(offset_type, timestamp)
+        return await self._n.list_partition_offsets(p.database_name, p.table_name, str(partition_name),
+                                                    [int(b) for b in bucket_ids], kind, timestamp)
+
+    async def create_partition(self, table_path: TablePath, partition_spec: Dict[str, str],
+                               ignore_if_exists: bool = False) -> None:
+        """Creates the partition ``partition_spec``: a dict ``{partition_key: value}`` naming
+        every partition key once (values are sent as ``str(value)``). Raises FlussError:
+        42 PARTITION_ALREADY_EXISTS unless ``ignore_if_exists``, 43
+        PARTITION_SPEC_INVALID_EXCEPTION, 37 TABLE_NOT_PARTITIONED_EXCEPTION; -2 naming
+        partition_spec when it is not a dict with str keys."""
+        p = _check_path(table_path)
+        spec = _partition_spec("create_partition", partition_spec)
+        await self._n.create_partition(p.database_name, p.table_name, spec, bool(ignore_if_exists))
+
+    async def drop_partition(self, table_path: TablePath, partition_spec: Dict[str, str],
+                             ignore_if_not_exists: bool = False) -> None:
+        """Drops the partition ``partition_spec`` (a dict as for ``create_partition``). Raises
+        FlussError 36 PARTITION_NOT_EXISTS unless ``ignore_if_not_exists``; -2 naming
+        partition_spec when it is not a dict with str keys."""
+        p = _check_path(table_path)
+        spec = _partition_spec("drop_partition", partition_spec)
+        await self._n.drop_partition(p.database_name, p.table_name, spec, bool(ignore_if_not_exists))
+
+    async def _bucket_leaders(self, table_path: TablePath) -> Dict[int, int]:
+        """``{bucket_id: tablet_server_id}`` of a non-partitioned table, from a metadata refresh at
+        the coordinator (buckets without a live leader are absent). Internal: for tests and
+        diagnostics.
+
+        Raises:
+            FlussError: TABLE_NOT_EXIST (7) for an unknown table.
+        """
+        p = _check_path(table_path)
+        return await self._n.bucket_leaders(p.database_name, p.table_name)
+
+    async def list_partition_infos(self, table_path: TablePath) -> List["PartitionInfo"]:
+        """The partitions of a partitioned table."""
+        p = _check_path(table_path)
+        return [PartitionInfo(*t) for t in await self._n.list_partition_infos(p.database_name, p.table_name)]
+
+    @staticmethod
+    def _offset_kind(offset_type, timestamp) -> int:
+        kind = _OFFSET_TYPES.get(str(offset_type).lower())
+        if kind is None:
+            raise FlussError(f"offset_type must be 'earliest', 'latest' or 'timestamp', got {offset_type!r}")
+        if kind == 2 and timestamp is None:
+            raise FlussError("offset_type 'timestamp' needs timestamp (epoch milliseconds)")
+        return kind
+
+    async def list_offsets(self, table_path: TablePath, bucket_ids: Iterable[int], offset_type: str,
+                           timestamp: Optional[int] = None) -> Dict[int, int]:
+        """Offsets of buckets, asked from their leaders.
+
+        Args:
+            offset_type: ``"earliest"`` (log start), ``"latest"`` (high watermark: the offset the
+                next record will get) or ``"timestamp"`` (first offset whose commit time is at or
+                after ``timestamp``, epoch milliseconds).
+
+        Returns:
+            ``{bucket_id: offset}``.
+        """
+        p = _check_path(table_path)
+        kind = self._offset_kind(offset_type, timestamp)
+        return await self._n.list_offsets(p.database_name, p.table_name, [int(b) for b in bucket_ids], kind, timestamp)

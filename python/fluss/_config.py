@@ -1,0 +1,101 @@
+"""Config: the client configuration, checked by the core's parser when set."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional
+
+from ._errors import FlussError
+from ._native import _fluss
+from ._validate import _as_text
+
+
+_SEED_DEFAULTS = {
+    "bootstrap.servers": "127.0.0.1:9123",
+    "request.max.size": "10485760",
+    "writer.acks": "all",
+    "writer.retries": "2147483647",
+    "writer.batch.size": "2097152",
+}
+
+
+class Config:
+    """Client configuration.
+
+    Args:
+        properties: ``{key: value}``. Seed keys (defaults): ``bootstrap.servers``
+            (``127.0.0.1:9123``, comma-separated ``host:port`` list), ``request.max.size``
+            (10485760 bytes), ``writer.acks`` (``all``), ``writer.retries`` (2147483647),
+            ``writer.batch.size`` (2097152 bytes). Java client keys are accepted too, e.g.
+            ``client.request-timeout`` (30 s), ``client.connect-timeout`` (120 s),
+            ``client.writer.batch-timeout`` (100 ms), ``client.writer.buffer.memory-size``
+            (64 MiB), ``client.writer.buffer.wait-timeout``, ``client.writer.enable-idempotence``,
+            ``client.writer.delivery-timeout`` (120 s: how long a write may be retried across
+            leader changes before its handle and the next ``flush()`` fail),
+            ``client.scanner.log.fetch.max-bytes`` (16 MiB),
+            ``client.scanner.log.fetch.max-bytes-for-bucket`` (1 MiB),
+            ``client.scanner.log.fetch.min-bytes`` (1), ``client.scanner.log.fetch.wait-max-time``
+            (500 ms). Sizes take bytes or units (``64mb``); durations take milliseconds or units
+            (``30 s``). Values may be str, int or bool.
+
+    Raises:
+        FlussError: for an unknown key or a value that does not parse, naming the key.
+    """
+
+    def __init__(self, properties: Optional[Dict[str, Any]] = None):
+        if properties is not None and not isinstance(properties, dict):
+            raise FlussError(f"Config: properties must be a dict, got {type(properties).__name__}")
+        self._props: Dict[str, str] = {}
+        for key, value in (properties or {}).items():
+            self._set(key, value)
+        _fluss._validate_config(self._props)
+
+    def _set(self, key, value) -> None:
+        if not isinstance(key, str):
+            raise FlussError(f"config key {key!r} must be a str")
+        text = _as_text(value)
+        if text is None:
+            raise FlussError(f"config '{key}': value {value!r} must be a str, int or bool")
+        self._props[key] = text
+
+    def _get(self, key: str) -> str:
+        return self._props.get(key, _SEED_DEFAULTS.get(key, ""))
+
+    def _update(self, key: str, value) -> None:
+        old = dict(self._props)
+        self._set(key, value)
+        try:
+            _fluss._validate_config(self._props)
+        except FlussError:
+            self._props = old
+            raise
+
+    @property
+    def bootstrap_server(self) -> str:
+        """``bootstrap.servers``: the servers to ask for cluster metadata."""
+        return self._get("bootstrap.servers")
+
+    @bootstrap_server.setter
+    def bootstrap_server(self, value: str) -> None:
+        self._update("bootstrap.servers", value)
+
+    @property
+    def request_max_size(self) -> int:
+        """``request.max.size``: largest produce request in bytes."""
+        return int(self._get("request.max.size"))
+
+    @request_max_size.setter
+    def request_max_size(self, value: int) -> None:
+        self._update("request.max.size", value)
+
+    @property
+    def writer_batch_size(self) -> int:
+        """``writer.batch.size``: bytes at which a bucket's batch is closed and sent."""
+        return int(self._get("writer.batch.size"))
+
+    @writer_batch_size.setter
+    def writer_batch_size(self, value: int) -> None:
+        self._update("writer.batch.size", value)
+
+    def to_dict(self) -> Dict[str, str]:
+        """The properties given (defaults not included)."""
+        return dict(self._props)

@@ -1,0 +1,86 @@
+"""What scanners return: records, Arrow batches, the bucket they came from, change types."""
+
+from __future__ import annotations
+
+import enum
+from typing import Optional
+
+import pyarrow as pa
+
+
+class ChangeType(enum.IntEnum):
+    """Change type of a record: ``+A`` for every record of a log table."""
+
+    AppendOnly = 0
+    Insert = 1
+    UpdateBefore = 2
+    UpdateAfter = 3
+    Delete = 4
+
+    def short_string(self) -> str:
+        """The Fluss short form: ``+A``, ``+I``, ``-U``, ``+U`` or ``-D``."""
+        return ("+A", "+I", "-U", "+U", "-D")[int(self)]
+
+
+class TableBucket:
+    """A bucket of a table (or of one partition of a partitioned table)."""
+
+    __slots__ = ("table_id", "bucket_id", "partition_id")
+
+    def __init__(self, table_id: int, bucket: int):
+        self.table_id = table_id
+        self.bucket_id = bucket
+        self.partition_id: Optional[int] = None
+
+    @staticmethod
+    def with_partition(table_id: int, partition_id: int, bucket: int) -> "TableBucket":
+        tb = TableBucket(table_id, bucket)
+        tb.partition_id = partition_id
+        return tb
+
+    def _key(self):
+        return (self.table_id, self.partition_id, self.bucket_id)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, TableBucket) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        p = f", partition_id={self.partition_id}" if self.partition_id is not None else ""
+        return f"TableBucket(table_id={self.table_id}{p}, bucket={self.bucket_id})"
+
+
+class ScanRecord:
+    """One record from a record scanner's ``poll``."""
+
+    __slots__ = ("bucket", "offset", "timestamp", "change_type", "row")
+
+    def __init__(self, bucket: TableBucket, offset: int, timestamp: int, change_type: ChangeType, row: dict):
+        self.bucket = bucket            #: the TableBucket it came from
+        self.offset = offset            #: its offset in the bucket
+        self.timestamp = timestamp      #: commit time of its batch, epoch ms
+        self.change_type = change_type  #: ChangeType.AppendOnly (+A) for log tables
+        self.row = row                  #: {column: value}
+
+    def __repr__(self) -> str:
+        return (f"ScanRecord(bucket={self.bucket.bucket_id}, offset={self.offset}, timestamp={self.timestamp}, "
+                f"change_type={self.change_type.short_string()}, row={self.row})")
+
+
+class RecordBatch:
+    """One Arrow record batch from a batch scanner's ``poll_batches``: the records at offsets
+    ``base_offset`` .. ``last_offset`` of ``bucket``."""
+
+    __slots__ = ("batch", "bucket", "base_offset", "last_offset")
+
+    def __init__(self, batch: pa.RecordBatch, bucket: TableBucket, base_offset: int, last_offset: int):
+        self.batch = batch
+        self.bucket = bucket
+        self.base_offset = base_offset
+        self.last_offset = last_offset
+
+    def __repr__(self) -> str:
+        return (f"RecordBatch(bucket={self.bucket.bucket_id}, base_offset={self.base_offset}, "
+                f"last_offset={self.last_offset}, num_rows={self.batch.num_rows})")

@@ -1,0 +1,195 @@
+"""LogScanner: record and batch scanners of a log table, polling and bounded reads."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Dict, List
+
+import pyarrow as pa
+
+from ._arrow import _BatchCapsules, _schema_from_capsule, _table_from_capsule
+from ._errors import FlussError
+from ._metadata import TableInfo
+from ._records import ChangeType, RecordBatch, ScanRecord, TableBucket
+
+
+#: Start offset meaning "the log start offset of the bucket" (read everything retained).
+EARLIEST_OFFSET = -2
+#: Start offset meaning "the end of the bucket when subscribing": only records written later.
+LATEST_OFFSET = -1
+
+# Indexed by the change-type byte the native scanner reports per record.
+_CHANGE_TYPES = list(ChangeType)
+# Timeout of each poll behind ``async for``; it polls again while nothing arrives.
+_ASYNC_ITER_POLL_MS = 1000
+
+
+class LogScanner:
+    """Reads the buckets of a log table.
+
+    Made by ``TableScan.create_log_scanner()`` (record mode: ``poll`` returns ``ScanRecord``s)
+    or ``TableScan.create_batch_scanner()`` (batch mode: ``poll_arrow``, ``poll_batches``).
+    Both read to the current end with ``to_arrow`` / ``to_pandas``. Blocking calls release the
+    GIL and answer Ctrl-C; each has an ``*_async`` twin, and ``async for`` streams records
+    (record mode) or ``RecordBatch`` items (batch mode).
+    """
+
+    def __init__(self, native, table_info: TableInfo, record_mode: bool):
+        self._n = native
+        self._info = table_info
+        self._records_mode = record_mode
+        self._schema = _schema_from_capsule(native.schema_capsule())
+        self._pending: list = []
+        self._prev_settled = None
+        # Record polls return at most client.scanner.log.max-poll-records records (Python
+        # objects per record); Arrow polls return whole fetches.
+        self._max_records = native.max_poll_records if record_mode else 0
+
+    # ---- subscriptions
+
+    def subscribe(self, bucket_id: int, start_offset: int) -> None:
+        """Reads ``bucket_id`` from ``start_offset``: an offset, ``EARLIEST_OFFSET`` or
+        ``LATEST_OFFSET`` (only records written after the next read starts). Raises FlussError
+        for a bucket outside the table or an invalid offset."""
+        self._n.subscribe(int(bucket_id), int(start_offset))
+
+    def subscribe_buckets(self, bucket_offsets: Dict[int, int]) -> None:
+        """``subscribe`` for each ``{bucket_id: start_offset}`` item (all checked first)."""
+        for b in bucket_offsets:
+            if not (0 <= int(b) < self._info.num_buckets):
+                raise FlussError(f"bucket {b} is outside table {self._info.table_path} ({self._info.num_buckets} buckets)")
+        for b, off in bucket_offsets.items():
+            self._n.subscribe(int(b), int(off))
+
+    def unsubscribe(self, bucket_id: int) -> None:
+        """Stops reading ``bucket_id``; records of it not yet returned are dropped."""
+        self._n.unsubscribe(int(bucket_id))
+
+    # ---- conversion
+
+    def _bucket(self, b: int) -> TableBucket:
+        return TableBucket(self._info.table_id, b)
+
+    def _batches(self, polled) -> List[RecordBatch]:
+        out = []
+        for bucket, base, last, _ts, caps, _ct in polled.items():
+            out.append(RecordBatch(pa.record_batch(_BatchCapsules(caps)), self._bucket(bucket), base, last))
+        return out
+
+    def _records(self, polled) -> List[ScanRecord]:
+        out = []
+        for bucket, base, _last, ts, caps, ct in polled.items():
+            tb = self._bucket(bucket)
+            rows = pa.record_batch(_BatchCapsules(caps)).to_pylist()
+            for i, row in enumerate(rows):
+                change = ChangeType.AppendOnly if ct is None else _CHANGE_TYPES[ct[i]]
+                out.append(ScanRecord(tb, base + i, ts, change, row))
+        return out
+
+    def _arrow(self, polled) -> pa.Table:
+        batches = [pa.record_batch(_BatchCapsules(item[4])) for item in polled.items()]
+        return pa.Table.from_batches(batches, schema=self._schema)
+
+    @staticmethod
+    def _check_timeout(timeout_ms) -> int:
+        if not isinstance(timeout_ms, int) or isinstance(timeout_ms, bool) or timeout_ms < 0:
+            raise FlussError(f"timeout_ms must be an int >= 0, got {timeout_ms!r}")
+        return timeout_ms
+
+    async def _poll_async(self, timeout_ms: int):
+        timeout_ms = self._check_timeout(timeout_ms)
+        return await self._await_read(self._n.poll_async, timeout_ms, self._max_records)
+
+    async def _await_read(self, start, *args):
+        # A cancelled earlier poll or read hands its batches back when its result arrives:
+        # wait for that first, so records keep their order.
+        prev = self._prev_settled
+        if prev is not None and not prev.done():
+            await asyncio.shield(prev)
+        fut = start(*args)
+        self._prev_settled = getattr(fut, "_fluss_settled", None)
+        try:
+            return await fut
+        except asyncio.CancelledError:
+            # The poll may have completed just before the task was cancelled: its batches go
+            # back to the scanner so the next poll returns them.
+            if fut.done() and not fut.cancelled() and fut.exception() is None:
+                self._n.requeue(fut.result())
+            raise
+
+    def _require(self, record_mode: bool, method: str) -> None:
+        if self._records_mode != record_mode:
+            other = "create_log_scanner()" if record_mode else "create_batch_scanner()"
+            raise FlussError(f"{method}() needs a scanner made by {other}")
+
+    # ---- record mode
+
+    def poll(self, timeout_ms: int) -> List[ScanRecord]:
+        """Records available now, or those arriving within ``timeout_ms`` milliseconds (an empty
+        list after the timeout). Returns as soon as any arrive. Record scanner only."""
+        self._require(True, "poll")
+        return self._records(self._n.poll_blocking(self._check_timeout(timeout_ms), self._max_records))
+
+    async def poll_async(self, timeout_ms: int) -> List[ScanRecord]:
+        """Awaitable twin of ``poll``; never blocks the event loop."""
+        self._require(True, "poll_async")
+        return self._records(await self._poll_async(timeout_ms))
+
+    # ---- batch mode
+
+    def poll_batches(self, timeout_ms: int) -> List[RecordBatch]:
+        """Arrow batches with their bucket and offsets, as ``poll``. Batch scanner only."""
+        self._require(False, "poll_batches")
+        return self._batches(self._n.poll_blocking(self._check_timeout(timeout_ms), 0))
+
+    async def poll_batches_async(self, timeout_ms: int) -> List[RecordBatch]:
+        """Awaitable twin of ``poll_batches``."""
+        self._require(False, "poll_batches_async")
+        return self._batches(await self._poll_async(timeout_ms))
+
+    def poll_arrow(self, timeout_ms: int) -> pa.Table:
+        """What ``poll_batches`` returns, as one ``pyarrow.Table`` (empty, with the scanner's
+        schema, after the timeout). Batch scanner only."""
+        self._require(False, "poll_arrow")
+        return self._arrow(self._n.poll_blocking(self._check_timeout(timeout_ms), 0))
+
+    async def poll_arrow_async(self, timeout_ms: int) -> pa.Table:
+        """Awaitable twin of ``poll_arrow``."""
+        self._require(False, "poll_arrow_async")
+        return self._arrow(await self._poll_async(timeout_ms))
+
+    # ---- bounded reads
+
+    def to_arrow(self) -> pa.Table:
+        """Reads every subscribed bucket up to its high watermark at call time and returns a
+        ``pyarrow.Table`` (empty, with the scanner's schema, when there is nothing to read).
+        Blocks with the GIL released; Ctrl-C interrupts it."""
+        return _table_from_capsule(self._n.table_capsule(self._n.to_arrow_blocking()))
+
+    def to_pandas(self):
+        """``to_arrow().to_pandas()``."""
+        return self.to_arrow().to_pandas()
+
+    async def to_arrow_async(self) -> pa.Table:
+        """Awaitable twin of ``to_arrow`` that never blocks the event loop. Cancelling the await
+        loses nothing: what the read fetched goes back to the scanner, and the next read or
+        poll returns it."""
+        return _table_from_capsule(self._n.table_capsule(await self._await_read(self._n.to_arrow_async)))
+
+    async def to_pandas_async(self):
+        """Awaitable twin of ``to_pandas``."""
+        return (await self.to_arrow_async()).to_pandas()
+
+    # ---- async iteration
+
+    def __aiter__(self):
+        return self
+
+    async def __anext__(self):
+        """The next record (record scanner) or ``RecordBatch`` (batch scanner); waits for data
+        without end (stop with ``break`` or by cancelling the task)."""
+        while not self._pending:
+            polled = await self._poll_async(_ASYNC_ITER_POLL_MS)
+            self._pending = self._records(polled) if self._records_mode else self._batches(polled)
+            self._pending.reverse()
+        return self._pending.pop()

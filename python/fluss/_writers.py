@@ -1,0 +1,194 @@
+"""AppendWriter and WriteResultHandle: writing rows and Arrow data to a log table."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Optional
+
+import pyarrow as pa
+
+from ._errors import REQUEST_TIME_OUT, FlussError, FlussTimeoutError
+from ._metadata import TableInfo
+from ._native import _fluss
+
+
+def _lossless(got: pa.DataType, want: pa.DataType) -> bool:
+    """Whether every value of Arrow type ``got`` fits ``want`` unchanged (a cast may still check
+    the values, e.g. timestamp units)."""
+    t = pa.types
+    if t.is_large_string(got) and t.is_string(want):
+        return True
+    if t.is_large_binary(got) and t.is_binary(want):
+        return True
+    if t.is_signed_integer(got) and t.is_signed_integer(want):
+        return got.bit_width <= want.bit_width
+    if t.is_float32(got) and t.is_float64(want):
+        return True
+    if t.is_timestamp(got) and t.is_timestamp(want):
+        return bool(got.tz) == bool(want.tz)  # units may differ: the safe cast checks values
+    if t.is_time(got) and t.is_time(want):
+        return True  # the safe cast checks values
+    if t.is_date(got) and t.is_date(want):
+        return True
+    return False
+
+
+#: Returned by every write: ``await handle.wait()`` resolves once the server acknowledged it.
+WriteResultHandle = _fluss.WriteResultHandle
+
+
+class AppendWriter:
+    """Writes rows and Arrow data to a log table.
+
+    Rows go into per-bucket batches, sent when a batch reaches ``writer.batch.size`` bytes, after
+    ``client.writer.batch-timeout`` (100 ms), or on ``flush()``; each write returns a
+    ``WriteResultHandle``: ``await handle.wait()`` for its acknowledgement, or ignore it and let
+    ``flush()`` report failures.
+    """
+
+    def __init__(self, native, table_info: TableInfo):
+        self._n = native
+        self._schema = table_info.get_schema().arrow_schema
+        # Bind the native hot path directly: no Python frame per row. (A bound method of the
+        # native object only: storing one of self would make a reference cycle that keeps the
+        # connection's sockets and I/O thread alive until the cycle collector runs.)
+        self.append = native.append
+
+    def append(self, row) -> WriteResultHandle:  # replaced per instance by the native method
+        """Appends one row: a dict ``{column: value}`` (nullable columns may be left out) or a
+        list/tuple in column order. Values: bool, int, float, str, bytes, datetime.date,
+        datetime.time, datetime.datetime or pandas.Timestamp (naive, or aware for
+        ``timestamp(tz=...)`` columns), numpy.datetime64 (units W, D, h, m, s, ms, us, ns; naive,
+        UTC for ``timestamp(tz=...)`` columns), decimal.Decimal. ``None``, ``pandas.NaT`` and
+        ``numpy.datetime64('NaT')`` are null (in date, time and timestamp columns for NaT), as in
+        ``write_pandas``.
+
+        When the writer's buffer holds ``client.writer.buffer.memory-size`` bytes (default
+        64 MiB) of unsent data, ``append`` called on a thread running an asyncio event loop does
+        not wait (that would block every task of the loop): it raises a retriable FlussError at
+        once (a ``FlussTimeoutError``, error_code 25) and queues nothing; ``await
+        writer.wait_for_capacity()`` and append again. On other threads (plain scripts,
+        ``asyncio.to_thread``) it waits with the GIL released for at most
+        ``client.writer.buffer.wait-timeout`` (default: without limit), then raises that error.
+
+        Raises:
+            FlussError: naming the column for an unknown key, a wrong type, an out-of-range value,
+                a missing NOT NULL value (or NaT in a NOT NULL column) or a wrong row length
+                (error_code -2); the retriable buffer-full error above. Nothing already queued is
+                lost.
+        """
+        return self._n.append(row)
+
+    async def wait_for_capacity(self, timeout_ms: Optional[int] = None) -> None:
+        """Waits, without blocking the event loop, until the writer's buffer has room
+        (buffered bytes below ``client.writer.buffer.memory-size``), so the next ``append``
+        does not fail for a full buffer. Returns at once when there is room. The buffer empties
+        as the server acknowledges batches (sent at ``writer.batch.size``, after
+        ``client.writer.batch-timeout``, or on ``flush()``).
+
+        Args:
+            timeout_ms: longest wait in milliseconds (int >= 0); None (default) means
+                ``client.writer.buffer.wait-timeout`` of the connection (default: without limit).
+
+        Raises:
+            FlussTimeoutError: (a FlussError, error_code 25, ``is_retriable()`` True) when the
+                buffer is still full after ``timeout_ms``.
+            FlussError: error_code -2 for a ``timeout_ms`` that is not an int >= 0.
+        """
+        n = self._n
+        if timeout_ms is None:
+            timeout_ms = n.buffer_wait_timeout_ms
+        elif not isinstance(timeout_ms, int) or isinstance(timeout_ms, bool) or timeout_ms < 0:
+            raise FlussError(f"wait_for_capacity: timeout_ms must be an int >= 0 or None, got {timeout_ms!r}")
+        if not n.buffer_full:
+            return
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout_ms / 1000.0
+        # Poll the native BufferFull() (a mutex-guarded comparison): 1 ms first, backing off to
+        # 20 ms, so a buffer freed by the next acknowledgement is seen promptly.
+        interval = 0.001
+        while n.buffer_full:
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise FlussTimeoutError(
+                    f"table {n.table_path}: the writer buffer (client.writer.buffer.memory-size = "
+                    f"{n.buffer_memory_size} bytes) stayed full for {timeout_ms} ms (wait_for_capacity)",
+                    REQUEST_TIME_OUT, True)
+            await asyncio.sleep(min(interval, remaining))
+            interval = min(interval * 2, 0.02)
+
+    def _conform(self, batch: pa.RecordBatch, method: str = "write_arrow_batch") -> pa.RecordBatch:
+        """Checks a batch against the table (names, types, nulls in NOT NULL columns) and casts
+        columns whose Arrow type only widens the table's (large_string -> string, int32 ->
+        int64, float32 -> float64, timestamp units when no value changes); anything else
+        raises FlussError naming the column."""
+        if not isinstance(batch, pa.RecordBatch):
+            raise FlussError(f"{method}: expected a pyarrow.RecordBatch, got {type(batch).__name__}")
+        if batch.num_columns != len(self._schema):
+            raise FlussError(f"{method}: batch has {batch.num_columns} columns but the table has "
+                             f"{len(self._schema)}")
+        arrays = []
+        for i, (got, want) in enumerate(zip(batch.schema, self._schema)):
+            if got.name != want.name:
+                raise FlussError(f"{method}: column {i} is '{got.name}' but the table's column is '{want.name}'")
+            col = batch.column(i)
+            if not got.type.equals(want.type):
+                if not _lossless(got.type, want.type):
+                    raise FlussError(f"{method}: column '{got.name}' has type {got.type}, which the table's "
+                                     f"type {want.type} cannot hold without loss")
+                try:
+                    col = col.cast(want.type, safe=True)
+                except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as e:
+                    raise FlussError(f"{method}: column '{got.name}' of type {got.type} cannot be "
+                                     f"converted to the table's type {want.type} without loss: {e}") from None
+            if not want.nullable and col.null_count > 0:
+                raise FlussError(f"{method}: column '{got.name}' is NOT NULL but has {col.null_count} nulls")
+            arrays.append(col)
+        return pa.RecordBatch.from_arrays(arrays, schema=self._schema)
+
+    def _write_arrow_batch(self, batch: pa.RecordBatch) -> WriteResultHandle:
+        return self._n.write_arrow_batch(self._conform(batch))
+
+    def write_arrow_batch(self, batch: pa.RecordBatch) -> WriteResultHandle:
+        """Appends a ``pyarrow.RecordBatch`` whose columns match the table's names and types.
+        Sent without per-row conversion. Raises FlussError naming a mismatched column."""
+        return self._write_arrow_batch(batch)
+
+    def write_arrow(self, table: pa.Table) -> None:
+        """Appends every batch of a ``pyarrow.Table`` (handles are not returned; use flush).
+        All batches are checked before any is queued: a bad one raises FlussError and nothing
+        of the table is written."""
+        if not isinstance(table, pa.Table):
+            raise FlussError(f"write_arrow: expected a pyarrow.Table, got {type(table).__name__}")
+        batches = [self._conform(b, "write_arrow") for b in table.to_batches()]
+        for batch in batches:
+            self._n.write_arrow_batch(batch)
+
+    def write_pandas(self, df) -> None:
+        """Appends a pandas DataFrame, converted with the table's Arrow schema (columns by name;
+        the index is ignored). Raises FlussError for a missing or unknown column or a value
+        the column's type cannot hold; nothing of the frame is written then."""
+        names = [str(c) for c in df.columns]
+        unknown = [c for c in names if c not in self._schema.names]
+        if unknown:
+            raise FlussError(f"write_pandas: column '{unknown[0]}' is not a column of the table")
+        missing = [c for c in self._schema.names if c not in names]
+        if missing:
+            raise FlussError(f"write_pandas: the frame has no column '{missing[0]}'")
+        try:
+            table = pa.Table.from_pandas(df, schema=self._schema, preserve_index=False)
+        except (pa.ArrowException, ValueError, TypeError, KeyError) as e:
+            raise FlussError(f"write_pandas: {e}") from None
+        self.write_arrow(table)
+
+    async def flush(self) -> None:
+        """Sends every open batch and returns when all writes made before the call are complete.
+
+        Raises:
+            FlussError: when any write since the previous flush failed, also writes whose
+                handles were never awaited (fire-and-forget appends). The message says how many
+                rows and batches failed and gives the first failure; ``error_code`` is that
+                failure's code (e.g. 25 when ``client.writer.delivery-timeout`` passed). Each
+                failure is reported once: the next flush starts from zero.
+        """
+        await self._n.flush()
