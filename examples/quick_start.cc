@@ -45,7 +45,10 @@ int main(int argc, char** argv) {
 
   auto scanner = (*table)->NewLogScanner();
   if (!scanner.ok()) return Fail(scanner.status());
-  for (int32_t b = 0; b < (*table)->info().num_buckets; ++b) (*scanner)->Subscribe(b, fluss::kEarliestOffset);
+  for (int32_t b = 0; b < (*table)->info().num_buckets; ++b) {
+    fluss::Status st = (*scanner)->Subscribe(b, fluss::kEarliestOffset);
+    if (!st.ok()) return Fail(st);
+  }
   auto result = fluss::Await<std::shared_ptr<arrow::Table>>([&](auto cb) { (*scanner)->ToArrowAsync(cb); });
   if (!result.ok()) return Fail(result.status());
   std::cout << (*result)->ToString() << std::endl;

@@ -31,8 +31,9 @@ inline constexpr int32_t kUnsupportedVersion = 2;  ///< same number as Fluss UNS
 inline constexpr int32_t kRequestTimeOut = 25;     ///< same number as Fluss REQUEST_TIME_OUT
 }  // namespace client_error
 
-/// Outcome of an operation: OK, or a category, a Fluss error code and a message.
-class Status {
+/// Outcome of an operation: OK, or a category, a Fluss error code and a message. Ignoring a
+/// returned Status is a compile warning (cast to void where it is meant).
+class [[nodiscard]] Status {
  public:
   Status() = default;
   Status(StatusCode code, int32_t error_code, std::string message)
@@ -94,7 +95,7 @@ class Status {
 
 /// A value or an error Status.
 template <typename T>
-class Result {
+class [[nodiscard]] Result {
  public:
   Result(T value) : v_(std::move(value)) {}            // NOLINT(implicit)
   Result(Status status) : v_(std::move(status)) {}     // NOLINT(implicit)

@@ -103,7 +103,7 @@ int main(int argc, char** argv) {
   auto r = fluss::Await<Capture>([&](fluss::Callback<Capture> done) {
     impl->cluster()->Spawn<Capture>(Run(impl, TablePath{argv[2], argv[3]}), std::move(done));
   });
-  impl->Close();
+  (void)impl->Close();
   if (!r.ok()) {
     std::cerr << "capture failed: " << r.status().ToString() << "\n";
     return 1;

@@ -23,7 +23,7 @@ void Connection::ConnectAsync(const std::map<std::string, std::string>& properti
       [](std::shared_ptr<client::ConnectionImpl> c) -> asio::awaitable<Result<std::shared_ptr<Connection>>> {
         Status st = co_await c->cluster()->Bootstrap();
         if (!st.ok()) co_return st;
-        co_return std::make_shared<Connection>(c);
+        co_return std::shared_ptr<Connection>(new Connection(c));
       }(shared),
       [shared, done = std::move(done)](Result<std::shared_ptr<Connection>> r) mutable {
         if (!r.ok()) (void)shared->Close();  // on the I/O thread: closes from another thread
@@ -36,7 +36,7 @@ Result<std::shared_ptr<Connection>> Connection::Connect(const std::map<std::stri
       [&](Callback<std::shared_ptr<Connection>> cb) { ConnectAsync(properties, std::move(cb)); });
 }
 
-std::shared_ptr<Admin> Connection::GetAdmin() { return std::make_shared<Admin>(impl_); }
+std::shared_ptr<Admin> Connection::GetAdmin() { return std::shared_ptr<Admin>(new Admin(impl_)); }
 
 Status Connection::Close() { return impl_->Close(); }
 
@@ -52,7 +52,7 @@ void Connection::GetTableAsync(const TablePath& path, Callback<std::shared_ptr<T
         // error here: writers and scanners wait for them.
         const std::vector<TablePath> tables{p};
         co_await c->cluster()->RefreshMetadata(tables);
-        co_return std::make_shared<Table>(c, std::move(*info));
+        co_return std::shared_ptr<Table>(new Table(c, std::move(*info)));
       }(impl_, path),
       std::move(done));
 }

@@ -13,7 +13,7 @@ Result<std::shared_ptr<ConnectionImpl>> ConnectionImpl::Create(const std::map<st
   return std::shared_ptr<ConnectionImpl>(new ConnectionImpl(std::move(cluster)));
 }
 
-ConnectionImpl::~ConnectionImpl() { Close(); }
+ConnectionImpl::~ConnectionImpl() { (void)Close(); }  // Connection::Close reports errors
 
 namespace {
 

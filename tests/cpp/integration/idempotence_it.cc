@@ -66,9 +66,9 @@ class IdempotenceIT : public ::testing::Test {
                 }(raw_, path_)).ok());
   }
   void TearDown() override {
-    if (admin_) AwaitStatus([&](auto cb) { admin_->DropTableAsync(path_, true, cb); });
-    if (raw_) raw_->Close();
-    if (conn_) conn_->Close();
+    if (admin_) EXPECT_TRUE(AwaitStatus([&](auto cb) { admin_->DropTableAsync(path_, true, cb); }).ok());
+    if (raw_) EXPECT_TRUE(raw_->Close().ok());
+    if (conn_) EXPECT_TRUE(conn_->Close().ok());
   }
 
   std::shared_ptr<net::ServerConnection> Leader() {
@@ -210,7 +210,7 @@ TEST_F(IdempotenceIT, WithoutIdempotenceBatchesCarryNoWriterId) {
   Value v = Value::Int(7);
   ASSERT_TRUE((*writer)->Append(&v, 1).ok());
   ASSERT_TRUE(AwaitStatus([&](auto cb) { (*writer)->FlushAsync(cb); }).ok());
-  (*conn)->Close();
+  EXPECT_TRUE((*conn)->Close().ok());
   auto headers = Headers();
   ASSERT_EQ(headers.size(), 1u);
   EXPECT_EQ(headers[0].writer_id, -1);

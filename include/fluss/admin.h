@@ -1,0 +1,80 @@
+// fluss::Admin: database, table and partition administration, offsets.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+#include "fluss/callbacks.h"
+#include "fluss/types.h"
+
+namespace fluss {
+
+class Connection;
+namespace client { class ConnectionImpl; }
+
+/// Offset kinds of ListOffsets.
+enum class OffsetType : int32_t { kEarliest = 0, kLatest = 1, kTimestamp = 2 };
+
+/// Database and table administration. Mutating calls go to the coordinator.
+class Admin {
+ public:
+  /// CreateDatabase. Fails with DATABASE_ALREADY_EXIST (6) unless ignore_if_exists.
+  void CreateDatabaseAsync(const std::string& name, const DatabaseDescriptor& descriptor,
+                           bool ignore_if_exists, StatusCallback done);
+  /// DropDatabase. Fails with DATABASE_NOT_EXIST (4) unless ignore_if_not_exists, and with
+  /// DATABASE_NOT_EMPTY (5) when it holds tables and cascade is false.
+  void DropDatabaseAsync(const std::string& name, bool ignore_if_not_exists, bool cascade,
+                         StatusCallback done);
+  /// ListDatabases: every database name.
+  void ListDatabasesAsync(Callback<std::vector<std::string>> done);
+  /// DatabaseExists.
+  void DatabaseExistsAsync(const std::string& name, Callback<bool> done);
+  /// GetDatabaseInfo. Fails with DATABASE_NOT_EXIST (4).
+  void GetDatabaseInfoAsync(const std::string& name, Callback<DatabaseInfo> done);
+
+  /// CreateTable. The descriptor is validated first (kInvalidArgument naming the column);
+  /// fails with TABLE_ALREADY_EXIST (8) unless ignore_if_exists, DATABASE_NOT_EXIST (4).
+  void CreateTableAsync(const TablePath& path, const TableDescriptor& descriptor,
+                        bool ignore_if_exists, StatusCallback done);
+  /// DropTable. Fails with TABLE_NOT_EXIST (7) unless ignore_if_not_exists.
+  void DropTableAsync(const TablePath& path, bool ignore_if_not_exists, StatusCallback done);
+  /// GetTableInfo, server defaults included. Fails with TABLE_NOT_EXIST (7).
+  void GetTableInfoAsync(const TablePath& path, Callback<TableInfo> done);
+  /// ListTables. Fails with DATABASE_NOT_EXIST (4).
+  void ListTablesAsync(const std::string& database, Callback<std::vector<std::string>> done);
+  /// TableExists.
+  void TableExistsAsync(const TablePath& path, Callback<bool> done);
+  /// Offsets of `bucket_ids` from their leaders: earliest (log start), latest (high watermark)
+  /// or the first offset whose commit timestamp is >= `timestamp_ms` (kTimestamp).
+  /// Returns bucket id -> offset.
+  void ListOffsetsAsync(const TablePath& path, std::vector<int32_t> bucket_ids, OffsetType type,
+                        std::optional<int64_t> timestamp_ms, Callback<std::map<int32_t, int64_t>> done);
+  /// ListOffsets for the buckets of one partition, named by its value(s) as in PartitionInfo
+  /// ("US"). Fails with PARTITION_NOT_EXISTS (36) for an unknown partition.
+  void ListPartitionOffsetsAsync(const TablePath& path, const std::string& partition_name,
+                                 std::vector<int32_t> bucket_ids, OffsetType type,
+                                 std::optional<int64_t> timestamp_ms, Callback<std::map<int32_t, int64_t>> done);
+  /// CreatePartition with `spec` naming every partition key once. Fails with
+  /// PARTITION_ALREADY_EXISTS (42) unless ignore_if_exists, PARTITION_SPEC_INVALID_EXCEPTION (43),
+  /// TABLE_NOT_PARTITIONED_EXCEPTION (37).
+  void CreatePartitionAsync(const TablePath& path, const std::map<std::string, std::string>& spec,
+                            bool ignore_if_exists, StatusCallback done);
+  /// DropPartition. Fails with PARTITION_NOT_EXISTS (36) unless ignore_if_not_exists.
+  void DropPartitionAsync(const TablePath& path, const std::map<std::string, std::string>& spec,
+                          bool ignore_if_not_exists, StatusCallback done);
+  /// The tablet server leading each bucket of a non-partitioned table (bucket id -> tablet
+  /// server id), from a metadata refresh at the coordinator. Buckets without a live leader
+  /// are absent. Fails with TABLE_NOT_EXIST (7).
+  void ListBucketLeadersAsync(const TablePath& path, Callback<std::map<int32_t, int32_t>> done);
+  /// Partitions of a partitioned table, in the server's order.
+  void ListPartitionInfosAsync(const TablePath& path, Callback<std::vector<PartitionInfo>> done);
+
+ private:
+  friend class Connection;  // makes it (GetAdmin)
+  explicit Admin(std::shared_ptr<client::ConnectionImpl> impl) : impl_(std::move(impl)) {}
+  std::shared_ptr<client::ConnectionImpl> impl_;
+};
+
+}  // namespace fluss
