@@ -6,11 +6,10 @@
 
 namespace fluss::row {
 
-Status KeyEncoder::ResolveKeyColumns(const std::shared_ptr<arrow::Schema>& schema, const std::vector<int>& key_columns,
-                                     const char* what, std::vector<ColumnType>* columns) {
+Status KeyEncoder::Init(std::shared_ptr<arrow::Schema> schema, std::vector<int> key_columns, const char* what) {
   if (!schema) return Status::InvalidArgument(std::string(what) + ": no schema");
   if (key_columns.empty()) return Status::InvalidArgument(std::string(what) + ": no key columns");
-  columns->clear();
+  std::vector<ColumnType> columns;
   for (int index : key_columns) {
     if (index < 0 || index >= schema->num_fields())
       return Status::InvalidArgument(std::string(what) + ": key column index " + std::to_string(index) +
@@ -21,8 +20,11 @@ Status KeyEncoder::ResolveKeyColumns(const std::shared_ptr<arrow::Schema>& schem
     if (!type.ok())
       return Status::InvalidArgument("key column '" + field.name() + "' has type " + field.type()->ToString() +
                                      ", which cannot be part of a key");
-    columns->push_back(ColumnType{field.name(), *type});
+    columns.push_back(ColumnType{field.name(), *type});
   }
+  schema_ = std::move(schema);
+  key_columns_ = std::move(key_columns);
+  columns_ = std::move(columns);
   return Status::OK();
 }
 
@@ -44,9 +46,7 @@ Status KeyEncoder::KeyDatum(size_t k, const Value* values, Datum* d) const {
 Result<CompactedKeyEncoder> CompactedKeyEncoder::Create(std::shared_ptr<arrow::Schema> schema,
                                                         std::vector<int> key_columns) {
   CompactedKeyEncoder enc;
-  FLUSS_RETURN_NOT_OK(ResolveKeyColumns(schema, key_columns, "key encoder", &enc.columns_));
-  enc.schema_ = std::move(schema);
-  enc.key_columns_ = std::move(key_columns);
+  FLUSS_RETURN_NOT_OK(enc.Init(std::move(schema), std::move(key_columns), "key encoder"));
   return enc;
 }
 

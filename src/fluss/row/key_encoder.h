@@ -43,10 +43,9 @@ class KeyEncoder {
 
  protected:
   KeyEncoder() = default;
-  /// Checks `key_columns` against `schema` (non-empty, in range, a Fluss type) and resolves the
-  /// key columns' types into `columns`. `what` names the encoder in errors.
-  static Status ResolveKeyColumns(const std::shared_ptr<arrow::Schema>& schema, const std::vector<int>& key_columns,
-                                  const char* what, std::vector<ColumnType>* columns);
+  /// Checks `key_columns` against `schema` (non-empty, in range, a Fluss type), resolves the key
+  /// columns' types and takes both. `what` names the encoder in errors.
+  Status Init(std::shared_ptr<arrow::Schema> schema, std::vector<int> key_columns, const char* what);
   /// The Datum of key column `k` (index into key_columns()) of `values`; a null is an error.
   Status KeyDatum(size_t k, const Value* values, Datum* d) const;
   /// kInvalidArgument "key column 'name' (TYPE): what".
