@@ -3,6 +3,8 @@
 #include <bit>
 #include <climits>
 
+#include "fluss/util/bytes.h"
+
 namespace fluss::row {
 
 namespace {
@@ -34,9 +36,7 @@ inline uint32_t Fmix32(uint32_t h) {
   return h;
 }
 
-inline uint32_t LoadLe32(const uint8_t* p) {
-  return uint32_t{p[0]} | (uint32_t{p[1]} << 8) | (uint32_t{p[2]} << 16) | (uint32_t{p[3]} << 24);
-}
+inline uint32_t LoadLe32(const uint8_t* p) { return util::GetLe<uint32_t>(p); }
 
 }  // namespace
 
