@@ -21,8 +21,12 @@ const char* ApiKeyName(ApiKey key) {
     case ApiKey::GET_METADATA: return "GET_METADATA";
     case ApiKey::PRODUCE_LOG: return "PRODUCE_LOG";
     case ApiKey::FETCH_LOG: return "FETCH_LOG";
+    case ApiKey::PUT_KV: return "PUT_KV";
+    case ApiKey::LOOKUP: return "LOOKUP";
     case ApiKey::LIST_OFFSETS: return "LIST_OFFSETS";
     case ApiKey::INIT_WRITER: return "INIT_WRITER";
+    case ApiKey::LIMIT_SCAN: return "LIMIT_SCAN";
+    case ApiKey::PREFIX_LOOKUP: return "PREFIX_LOOKUP";
     case ApiKey::GET_DATABASE_INFO: return "GET_DATABASE_INFO";
     case ApiKey::CREATE_PARTITION: return "CREATE_PARTITION";
     case ApiKey::DROP_PARTITION: return "DROP_PARTITION";

@@ -1,14 +1,10 @@
 #include "fluss/protocol/produce_log.h"
 
+#include "fluss/util/bytes.h"
+
 namespace fluss::protocol {
 
-void PutVarint(std::string* out, uint64_t v) {
-  while (v >= 0x80) {
-    out->push_back(static_cast<char>((v & 0x7F) | 0x80));
-    v >>= 7;
-  }
-  out->push_back(static_cast<char>(v));
-}
+void PutVarint(std::string* out, uint64_t v) { util::AppendVarint64(out, v); }
 
 namespace {
 constexpr uint8_t Tag(int field, int wire_type) { return static_cast<uint8_t>(field << 3 | wire_type); }

@@ -3,6 +3,8 @@
 #include <bit>
 #include <climits>
 
+#include "fluss/util/bytes.h"
+
 namespace fluss::row {
 
 namespace {
@@ -34,9 +36,7 @@ inline uint32_t Fmix32(uint32_t h) {
   return h;
 }
 
-inline uint32_t LoadLe32(const uint8_t* p) {
-  return uint32_t{p[0]} | (uint32_t{p[1]} << 8) | (uint32_t{p[2]} << 16) | (uint32_t{p[3]} << 24);
-}
+inline uint32_t LoadLe32(const uint8_t* p) { return util::GetLe<uint32_t>(p); }
 
 }  // namespace
 
@@ -66,6 +66,37 @@ int32_t FlussMurmurHashInt(int32_t code) {
 int32_t FlussBucketOf(const uint8_t* key, size_t size, int32_t num_buckets) {
   if (size == 0 || num_buckets <= 0) return -1;
   return FlussMurmurHashInt(FlussHashBytes(key, size)) % num_buckets;
+}
+
+int32_t Murmur3Hash32(const uint8_t* data, size_t size, uint32_t seed) {
+  uint32_t h = seed;
+  const size_t aligned = size - size % 4;
+  for (size_t i = 0; i < aligned; i += 4) h = MixH1(h, MixK1(LoadLe32(data + i)));
+  uint32_t k = 0;
+  for (size_t i = size - 1; i + 1 > aligned; --i) k = (k << 8) | data[i];  // unsigned tail, LE
+  if (size % 4 != 0) h ^= MixK1(k);
+  h ^= static_cast<uint32_t>(size);
+  return static_cast<int32_t>(Fmix32(h));
+}
+
+int32_t PaimonBucketOf(const uint8_t* key, size_t size, int32_t num_buckets) {
+  if (num_buckets <= 0) return -1;
+  const int32_t r = FlussHashBytes(key, size) % num_buckets;  // C++ % truncates, as Java's
+  return r < 0 ? -r : r;
+}
+
+int32_t IcebergBucketOf(const uint8_t* key, size_t size, int32_t num_buckets) {
+  if (num_buckets <= 0) return -1;
+  return static_cast<int32_t>(static_cast<uint32_t>(Murmur3Hash32(key, size, 0)) & 0x7fffffffu) % num_buckets;
+}
+
+int32_t BucketOf(BucketingFunction function, const uint8_t* key, size_t size, int32_t num_buckets) {
+  switch (function) {
+    case BucketingFunction::kFluss: return FlussBucketOf(key, size, num_buckets);
+    case BucketingFunction::kPaimon: return PaimonBucketOf(key, size, num_buckets);
+    case BucketingFunction::kIceberg: return IcebergBucketOf(key, size, num_buckets);
+  }
+  return -1;
 }
 
 }  // namespace fluss::row

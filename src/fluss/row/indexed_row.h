@@ -12,13 +12,9 @@
 // TIMESTAMP(_LTZ) p <= 3: 8 (epoch millis), p > 3: 12 (epoch millis floored + nano-of-milli).
 // All little-endian except non-compact decimals (minimal big-endian two's complement).
 //
-// The Fluss type of a column follows from its Arrow type (the read mapping of
-// src/fluss/client/table_json.cc): bool BOOLEAN, int8..int64 TINYINT..BIGINT, float32/64
-// FLOAT/DOUBLE, utf8/large_utf8 STRING, binary/large_binary BYTES, fixed_size_binary(n)
-// BINARY(n), decimal128(p,s) DECIMAL(p,s), date32 DATE, time32(s|ms)/time64(us|ns)
-// TIME(0|3|6|9), timestamp(unit) TIMESTAMP(0|3|6|9), timestamp(unit, tz) TIMESTAMP_LTZ(0|3|6|9).
-// CHAR(n) has no Arrow type of its own (it reads as utf8): a utf8 field whose metadata holds
-// kCharLengthMetadataKey = "n" is encoded as CHAR(n).
+// The Fluss type of a column follows from its Arrow type by the one map of data_type.h (CHAR(n)
+// is a utf8 field with kCharLengthMetadataKey = "n"); values are checked and converted by
+// datum.h.
 //
 // Thread affinity: everything here is stateless or immutable after construction; an
 // IndexedRowCodec may be shared by threads.
@@ -32,13 +28,11 @@
 #include <arrow/type_fwd.h>
 
 #include "fluss/client.h"
+#include "fluss/row/data_type.h"
+#include "fluss/row/datum.h"
 #include "fluss/status.h"
 
 namespace fluss::row {
-
-/// Field metadata key marking a utf8 / large_utf8 Arrow field as Fluss CHAR(n); the value is n
-/// in decimal. Without it a utf8 field is STRING.
-inline constexpr const char* kCharLengthMetadataKey = "fluss.char_length";
 
 /// Per-schema IndexedRow encoder and decoder: the type dispatch is resolved once per column
 /// when the codec is made. Immutable after Make.
@@ -49,9 +43,10 @@ class IndexedRowCodec {
   static Result<IndexedRowCodec> Make(const arrow::Schema& schema);
 
   /// Appends the encoding of one row (`values` has one Value per field) to `out`. On failure
-  /// `out` is left as it was. Fails with kInvalidArgument naming the column for a value whose
-  /// kind does not fit the column, a null in a NOT NULL column, a CHAR/BINARY value longer than
-  /// n bytes, a compact decimal outside int64 or a timestamp outside the millisecond range.
+  /// `out` is left as it was. Fails with kInvalidArgument naming the column for a value the
+  /// column does not take (DatumFromValue of datum.h: wrong kind, integer out of range, CHAR /
+  /// BINARY value longer than n bytes, decimal with more digits than its precision, timestamp
+  /// outside the millisecond range) or a null in a NOT NULL column.
   Status Encode(const Value* values, std::string* out) const;
 
   /// Decodes one row of exactly `size` bytes and appends one value (or null) to each of
@@ -68,33 +63,13 @@ class IndexedRowCodec {
   size_t header_size() const { return bitmap_bytes_ + 4 * num_variable_; }
   int num_fields() const { return static_cast<int>(columns_.size()); }
 
-  /// Internal: how one column is encoded.
-  enum class Kind : uint8_t {
-    kBool, kInt8, kInt16, kInt32, kInt64, kFloat, kDouble,
-    kString,        // utf8 / large_utf8, variable
-    kBytes,         // binary / large_binary, variable
-    kChar,          // utf8 / large_utf8 with kCharLengthMetadataKey, fixed n, 0x00-padded
-    kFixedBinary,   // fixed_size_binary(n), fixed n, 0x00-padded
-    kDecimalCompact,  // decimal128 precision <= 18: unscaled int64 LE
-    kDecimalBytes,    // decimal128 precision > 18: variable, big-endian two's complement
-    kDate,            // date32: int32 days
-    kTime,            // time32/time64: int32 milliseconds of day
-    kTimestampCompact,  // timestamp(s|ms): int64 epoch millis
-    kTimestamp,         // timestamp(us|ns): int64 epoch millis + int32 nano-of-milli
-  };
-  struct Column {
-    Kind kind;
-    int arrow_type_id;    // arrow::Type::type of the field
-    int unit = 0;         // arrow::TimeUnit::type for kTime / kTimestamp*
-    int32_t width = 0;    // bytes of a fixed-width value; 0 for variable-length
-    bool large = false;   // large_utf8 / large_binary
-    bool nullable = true;
-    std::string name;
-  };
+  /// The columns, with their Fluss types (data_type.h).
+  const std::vector<ColumnType>& columns() const { return columns_; }
 
  private:
   IndexedRowCodec() = default;
-  std::vector<Column> columns_;
+  std::vector<ColumnType> columns_;
+  std::vector<int32_t> widths_;  // bytes of a fixed-width value; 0 for variable-length
   size_t bitmap_bytes_ = 0;
   size_t num_variable_ = 0;
 };

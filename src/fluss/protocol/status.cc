@@ -1,3 +1,5 @@
+// fluss::Status methods that need the server error table (names, retry classification), so they
+// live in protocol/ next to errors.cc: util/ depends on nothing.
 #include "fluss/status.h"
 
 #include "fluss/protocol/errors.h"

@@ -1,0 +1,196 @@
+#include "fluss/row/data_type.h"
+
+#include <charconv>
+
+#include <arrow/type.h>
+#include <arrow/util/key_value_metadata.h>
+
+namespace fluss::row {
+
+bool DataType::compact() const {
+  if (root == TypeRoot::kDecimal) return precision <= 18;
+  if (root == TypeRoot::kTimestamp || root == TypeRoot::kTimestampLtz) return precision <= 3;
+  return false;
+}
+
+bool DataType::is_binary_like() const {
+  return root == TypeRoot::kString || root == TypeRoot::kChar || root == TypeRoot::kBytes ||
+         root == TypeRoot::kBinary;
+}
+
+bool DataType::large() const {
+  return arrow_type_id == arrow::Type::LARGE_STRING || arrow_type_id == arrow::Type::LARGE_BINARY;
+}
+
+std::string DataType::ToString() const {
+  std::string s;
+  const std::string p = '(' + std::to_string(precision) + ')';
+  switch (root) {
+    case TypeRoot::kBoolean: s = "BOOLEAN"; break;
+    case TypeRoot::kTinyInt: s = "TINYINT"; break;
+    case TypeRoot::kSmallInt: s = "SMALLINT"; break;
+    case TypeRoot::kInt: s = "INT"; break;
+    case TypeRoot::kBigInt: s = "BIGINT"; break;
+    case TypeRoot::kFloat: s = "FLOAT"; break;
+    case TypeRoot::kDouble: s = "DOUBLE"; break;
+    case TypeRoot::kChar: s = "CHAR(" + std::to_string(length) + ")"; break;
+    case TypeRoot::kString: s = "STRING"; break;
+    case TypeRoot::kBinary: s = "BINARY(" + std::to_string(length) + ")"; break;
+    case TypeRoot::kBytes: s = "BYTES"; break;
+    case TypeRoot::kDecimal:
+      s = "DECIMAL(" + std::to_string(precision) + "," + std::to_string(scale) + ")";
+      break;
+    case TypeRoot::kDate: s = "DATE"; break;
+    case TypeRoot::kTime: s = "TIME" + p; break;
+    case TypeRoot::kTimestamp: s = "TIMESTAMP" + p; break;
+    case TypeRoot::kTimestampLtz: s = "TIMESTAMP_LTZ" + p; break;
+  }
+  if (!nullable) s += " NOT NULL";
+  return s;
+}
+
+const char* JsonTypeName(TypeRoot root) {
+  switch (root) {
+    case TypeRoot::kBoolean: return "BOOLEAN";
+    case TypeRoot::kTinyInt: return "TINYINT";
+    case TypeRoot::kSmallInt: return "SMALLINT";
+    case TypeRoot::kInt: return "INTEGER";
+    case TypeRoot::kBigInt: return "BIGINT";
+    case TypeRoot::kFloat: return "FLOAT";
+    case TypeRoot::kDouble: return "DOUBLE";
+    case TypeRoot::kChar: return "CHAR";
+    case TypeRoot::kString: return "STRING";
+    case TypeRoot::kBinary: return "BINARY";
+    case TypeRoot::kBytes: return "BYTES";
+    case TypeRoot::kDecimal: return "DECIMAL";
+    case TypeRoot::kDate: return "DATE";
+    case TypeRoot::kTime: return "TIME_WITHOUT_TIME_ZONE";
+    case TypeRoot::kTimestamp: return "TIMESTAMP_WITHOUT_TIME_ZONE";
+    case TypeRoot::kTimestampLtz: return "TIMESTAMP_WITH_LOCAL_TIME_ZONE";
+  }
+  return "?";
+}
+
+int32_t PrecisionOfUnit(int unit) {
+  switch (static_cast<arrow::TimeUnit::type>(unit)) {
+    case arrow::TimeUnit::SECOND: return 0;
+    case arrow::TimeUnit::MILLI: return 3;
+    case arrow::TimeUnit::MICRO: return 6;
+    case arrow::TimeUnit::NANO: return 9;
+  }
+  return 6;
+}
+
+int UnitOfPrecision(int32_t precision) {
+  if (precision <= 0) return arrow::TimeUnit::SECOND;
+  if (precision <= 3) return arrow::TimeUnit::MILLI;
+  if (precision <= 6) return arrow::TimeUnit::MICRO;
+  return arrow::TimeUnit::NANO;
+}
+
+Result<DataType> DataTypeOf(const arrow::Field& field) {
+  const arrow::DataType& type = *field.type();
+  DataType t;
+  t.nullable = field.nullable();
+  t.arrow_type_id = type.id();
+  switch (type.id()) {
+    case arrow::Type::BOOL: t.root = TypeRoot::kBoolean; break;
+    case arrow::Type::INT8: t.root = TypeRoot::kTinyInt; break;
+    case arrow::Type::INT16: t.root = TypeRoot::kSmallInt; break;
+    case arrow::Type::INT32: t.root = TypeRoot::kInt; break;
+    case arrow::Type::INT64: t.root = TypeRoot::kBigInt; break;
+    case arrow::Type::FLOAT: t.root = TypeRoot::kFloat; break;
+    case arrow::Type::DOUBLE: t.root = TypeRoot::kDouble; break;
+    case arrow::Type::STRING:
+    case arrow::Type::LARGE_STRING: {
+      t.root = TypeRoot::kString;
+      if (!field.metadata()) break;
+      auto n = field.metadata()->Get(kCharLengthMetadataKey);
+      if (!n.ok()) break;
+      const std::string& text = *n;
+      int32_t len = 0;
+      auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), len);
+      if (ec != std::errc() || ptr != text.data() + text.size() || len <= 0)
+        return Status::InvalidArgument("column '" + field.name() + "': bad " + kCharLengthMetadataKey +
+                                       " '" + text + "' (a positive length in bytes)");
+      t.root = TypeRoot::kChar;
+      t.length = len;
+      break;
+    }
+    case arrow::Type::BINARY:
+    case arrow::Type::LARGE_BINARY: t.root = TypeRoot::kBytes; break;
+    case arrow::Type::FIXED_SIZE_BINARY:
+      t.root = TypeRoot::kBinary;
+      t.length = static_cast<const arrow::FixedSizeBinaryType&>(type).byte_width();
+      break;
+    case arrow::Type::DECIMAL128: {
+      const auto& d = static_cast<const arrow::Decimal128Type&>(type);
+      t.root = TypeRoot::kDecimal;
+      t.precision = d.precision();
+      t.scale = d.scale();
+      break;
+    }
+    case arrow::Type::DATE32: t.root = TypeRoot::kDate; break;
+    case arrow::Type::TIME32:
+    case arrow::Type::TIME64:
+      t.root = TypeRoot::kTime;
+      t.unit = static_cast<const arrow::TimeType&>(type).unit();
+      t.precision = PrecisionOfUnit(t.unit);
+      break;
+    case arrow::Type::TIMESTAMP: {
+      const auto& ts = static_cast<const arrow::TimestampType&>(type);
+      t.root = ts.timezone().empty() ? TypeRoot::kTimestamp : TypeRoot::kTimestampLtz;
+      t.unit = ts.unit();
+      t.precision = PrecisionOfUnit(t.unit);
+      break;
+    }
+    default:
+      return Status::InvalidArgument("column '" + field.name() + "': Arrow type " + type.ToString() +
+                                     " has no Fluss equivalent");
+  }
+  return t;
+}
+
+Result<std::vector<DataType>> DataTypesOf(const arrow::Schema& schema) {
+  std::vector<DataType> out;
+  out.reserve(static_cast<size_t>(schema.num_fields()));
+  for (const auto& f : schema.fields()) {
+    FLUSS_ASSIGN_OR_RETURN(DataType t, DataTypeOf(*f));
+    out.push_back(t);
+  }
+  return out;
+}
+
+std::shared_ptr<arrow::DataType> ArrowTypeOf(const DataType& t) {
+  const auto unit = static_cast<arrow::TimeUnit::type>(UnitOfPrecision(t.precision));
+  switch (t.root) {
+    case TypeRoot::kBoolean: return arrow::boolean();
+    case TypeRoot::kTinyInt: return arrow::int8();
+    case TypeRoot::kSmallInt: return arrow::int16();
+    case TypeRoot::kInt: return arrow::int32();
+    case TypeRoot::kBigInt: return arrow::int64();
+    case TypeRoot::kFloat: return arrow::float32();
+    case TypeRoot::kDouble: return arrow::float64();
+    case TypeRoot::kChar:
+    case TypeRoot::kString: return t.large() ? arrow::large_utf8() : arrow::utf8();
+    case TypeRoot::kBytes: return t.large() ? arrow::large_binary() : arrow::binary();
+    case TypeRoot::kBinary: return arrow::fixed_size_binary(t.length);
+    case TypeRoot::kDecimal: return arrow::decimal128(t.precision, t.scale);
+    case TypeRoot::kDate: return arrow::date32();
+    case TypeRoot::kTime:
+      if (unit == arrow::TimeUnit::SECOND || unit == arrow::TimeUnit::MILLI) return arrow::time32(unit);
+      return arrow::time64(unit);
+    case TypeRoot::kTimestamp: return arrow::timestamp(unit);
+    case TypeRoot::kTimestampLtz: return arrow::timestamp(unit, "UTC");
+  }
+  return arrow::null();
+}
+
+std::shared_ptr<arrow::Field> ArrowFieldOf(const std::string& name, const DataType& t) {
+  std::shared_ptr<arrow::KeyValueMetadata> md;
+  if (t.root == TypeRoot::kChar)
+    md = arrow::key_value_metadata({kCharLengthMetadataKey}, {std::to_string(t.length)});
+  return arrow::field(name, ArrowTypeOf(t), t.nullable, md);
+}
+
+}  // namespace fluss::row

@@ -1,0 +1,114 @@
+// One field value in the physical form every Fluss row and key format stores (protocol-data.md
+// sections 0 and 4.1), between the caller's fluss::Value and the bytes of a format:
+//
+//   encode: fluss::Value --DatumFromValue (checks kind, range, length, precision)--> Datum
+//           --format writer--> bytes
+//   decode: bytes --format reader--> Datum --CheckDatumForBuilder / AppendDatum--> Arrow builder
+//
+// so the IndexedRow, CompactedRow, CompactedKey, Paimon and Iceberg codecs share one set of value
+// rules and one set of error messages naming the column.
+//
+// Thread affinity: none; pure functions and plain values.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <arrow/type_fwd.h>
+
+#include "fluss/client.h"
+#include "fluss/row/data_type.h"
+#include "fluss/status.h"
+
+namespace fluss::row {
+
+/// A column as the codecs see it: its name (for error messages) and its Fluss type.
+struct ColumnType {
+  std::string name;
+  DataType type;
+};
+
+/// The ColumnType of every field of `schema` (DataTypeOf; fails naming the field).
+Result<std::vector<ColumnType>> ColumnTypesOf(const arrow::Schema& schema);
+
+/// A non-null field value in Fluss units. Which members are meaningful depends on the type:
+///   BOOLEAN                 i (0 or 1)
+///   TINYINT..BIGINT         i
+///   DATE                    i = days since 1970-01-01
+///   TIME                    i = milliseconds of day
+///   TIMESTAMP(_LTZ)         i = epoch milliseconds (floored), nanos = nano-of-millisecond
+///   FLOAT, DOUBLE           d (FLOAT values are rounded to float when stored)
+///   STRING, CHAR, BYTES, BINARY   bytes (UTF-8 for the string types; borrowed, not owned)
+///   DECIMAL                 (dec_hi, dec_lo) = 128-bit unscaled value at the column scale;
+///                           for a compact decimal also i = the unscaled value
+struct Datum {
+  int64_t i = 0;
+  int32_t nanos = 0;
+  double d = 0;
+  std::string_view bytes;
+  int64_t dec_hi = 0;
+  uint64_t dec_lo = 0;
+};
+
+/// Checks the non-null `v` against `column` and converts it (fluss::Value conventions of
+/// include/fluss/client.h: kInt64 for integers, DATE days, TIME and TIMESTAMP in the column's
+/// Arrow unit; kDouble or kInt64 for FLOAT/DOUBLE; kBytes for the byte-string types; kDecimal
+/// unscaled at the column scale; kBool). Fails with kInvalidArgument naming the column for a
+/// null, a value of the wrong kind, an integer outside the type's range, a TIME outside one day,
+/// a timestamp outside the millisecond range, a CHAR(n)/BINARY(n) value longer than n bytes or a
+/// decimal with more digits than the precision.
+Status DatumFromValue(const ColumnType& column, const Value& v, Datum* out);
+
+/// Checks that a decoded `d` of `column` can be appended to the column's Arrow builder (the
+/// nano-of-millisecond in range, the timestamp representable in the Arrow unit, a BINARY(n)
+/// value not longer than n). `format` names the row format in the kProtocol error
+/// ("CompactedRow", ...).
+Status CheckDatumForBuilder(const ColumnType& column, const Datum& d, const char* format);
+
+/// Appends `d` (checked with CheckDatumForBuilder) to `builder`, which was made with
+/// arrow::MakeBuilder for the column's Arrow type. BINARY(n) values shorter than n are padded
+/// with 0x00. Fails with kInternal naming the column when Arrow fails.
+Status AppendDatum(const ColumnType& column, const Datum& d, arrow::ArrayBuilder* builder);
+
+/// The encode loop of the row formats (null bitmap first): `out` already holds the row's
+/// bitmap, zeroed, at offset `start`. For each column i, a null value sets bit i (a null in a
+/// NOT NULL column is an error); any other value is checked by DatumFromValue and passed to
+/// `write(i, datum)`, which appends its bytes. On failure `out` is truncated back to `start`.
+template <typename Write>
+Status EncodeRowFields(const std::vector<ColumnType>& columns, const Value* values, std::string* out,
+                       size_t start, Write&& write) {
+  for (size_t i = 0; i < columns.size(); ++i) {
+    const ColumnType& c = columns[i];
+    Status st;
+    if (values[i].kind == Value::Kind::kNull) {
+      if (c.type.nullable) {
+        (*out)[start + (i >> 3)] = static_cast<char>((*out)[start + (i >> 3)] | (1 << (i & 7)));
+        continue;  // a null contributes no bytes
+      }
+      st = Status::InvalidArgument("column '" + c.name + "' is NOT NULL but the value is null");
+    } else {
+      Datum d;
+      st = DatumFromValue(c, values[i], &d);
+      if (st.ok()) write(i, d);
+    }
+    if (!st.ok()) {
+      out->resize(start);
+      return st;
+    }
+  }
+  return Status::OK();
+}
+
+/// Appends one decoded row: for each column i, a null when bit i of `null_bitmap` (LSB first,
+/// protocol-data.md section 0) is set, else AppendDatum of `datums[i]`.
+Status AppendRow(const std::vector<ColumnType>& columns, const uint8_t* null_bitmap,
+                 const std::vector<Datum>& datums, const std::vector<arrow::ArrayBuilder*>& builders);
+
+/// Checks that `builders` has one builder per column of the column's Arrow type. `what` names the
+/// decoder in the kInvalidArgument error.
+Status CheckBuilders(const std::vector<ColumnType>& columns,
+                     const std::vector<arrow::ArrayBuilder*>& builders, const char* what);
+
+}  // namespace fluss::row
