@@ -134,7 +134,7 @@ void ServerConnection::OnApiVersions(Result<ResponseBody> r) {
 
 void ServerConnection::Dispatch(Queued q) {
   auto it = api_versions_.find(static_cast<int16_t>(q.key));
-  const int16_t client_max = protocol::kClientMaxVersion;
+  const int16_t client_max = protocol::ClientMaxVersion(q.key);
   if (it == api_versions_.end() || it->second.first > client_max) {
     q.done(Status::Unsupported(std::string("server ") + endpoint_.ToString() + " does not serve " +
                                protocol::ApiKeyName(q.key) + " at a version this client speaks"));

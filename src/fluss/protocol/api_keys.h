@@ -35,7 +35,12 @@ enum class ApiKey : int16_t {
 /// Java name of the key, e.g. "PRODUCE_LOG".
 const char* ApiKeyName(ApiKey key);
 
-/// Highest version of `key` this client implements (all keys used here are at version 0).
-inline constexpr int16_t kClientMaxVersion = 0;
+/// Highest version of `key` this client implements. PUT_KV, LOOKUP and PREFIX_LOOKUP go at
+/// version 1, which tells a 0.9 server that primary keys are encoded by the kv-format-version-2
+/// rules (protocol-rpc.md 3.3; row/key_encoding.h implements them); never 2 (HEAD's PUT_KV v2
+/// needs error 72 handled). Every other key is at version 0.
+constexpr int16_t ClientMaxVersion(ApiKey key) {
+  return key == ApiKey::PUT_KV || key == ApiKey::LOOKUP || key == ApiKey::PREFIX_LOOKUP ? 1 : 0;
+}
 
 }  // namespace fluss::protocol

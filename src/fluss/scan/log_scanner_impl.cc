@@ -41,8 +41,6 @@ ScanBatch SplitOff(ScanBatch* b, int64_t keep) {
 
 Result<std::shared_ptr<LogScannerImpl>> LogScannerImpl::Create(std::shared_ptr<metadata::Cluster> cluster,
                                                                TableInfo table, std::vector<int32_t> projection) {
-  if (table.HasPrimaryKey())
-    return Status::InvalidArgument("table " + table.table_path.ToString() + " has a primary key; log scanners read log tables");
   if (table.IsPartitioned())
     return Status::Unsupported("table " + table.table_path.ToString() + " is partitioned; partitioned scans are not supported yet");
   std::string format = table.LogFormat();
