@@ -12,9 +12,11 @@
 #include "fluss/config.h"
 #include "fluss/connection.h"
 #include "fluss/log_scanner.h"
+#include "fluss/lookuper.h"
 #include "fluss/status.h"
 #include "fluss/table.h"
 #include "fluss/types.h"
+#include "fluss/upsert_writer.h"
 #include "fluss/value.h"
 #include "fluss/write_result.h"
 

@@ -67,4 +67,18 @@ Result<std::shared_ptr<LogScanner>> Table::NewLogScanner(const std::vector<int32
   return std::static_pointer_cast<LogScanner>(s);
 }
 
+Result<std::shared_ptr<UpsertWriter>> Table::NewUpsertWriter(const std::vector<int32_t>&) {
+  return Status::Unsupported("upsert writers: not implemented yet");
+}
+
+Result<std::shared_ptr<Lookuper>> Table::NewLookuper() { return Status::Unsupported("lookups: not implemented yet"); }
+
+Result<std::shared_ptr<PrefixLookuper>> Table::NewPrefixLookuper(const std::vector<std::string>&) {
+  return Status::Unsupported("prefix lookups: not implemented yet");
+}
+
+void Table::LimitScanAsync(int32_t, int32_t, Callback<std::shared_ptr<arrow::RecordBatch>> done) {
+  done(Status::Unsupported("limit scans: not implemented yet"));
+}
+
 }  // namespace fluss
