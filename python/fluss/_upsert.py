@@ -75,7 +75,8 @@ class UpsertWriter(_WriterBase):
     """
 
     def __init__(self, table: "FlussTable", target_columns: Sequence[int] = ()):
-        _require_primary_key(table, "new_upsert")
+        # Made by FlussTable.new_upsert (which checks the table has a primary key) or by the
+        # builder methods of a writer; target_columns are checked by _target_columns.
         self._table = table
         self._n = table._n.new_upsert_writer(list(target_columns))
         names = table.get_table_info().get_column_names()

@@ -48,15 +48,15 @@ struct PyUpsertWriter : PyWriterBase<UpsertWriter> {
   }
 
   PyWriteResult Upsert(nb::handle row) {
-    ThrowIfError(row_converter.Convert(row.ptr(), &values));
-    UpsertWriter* impl = writer.get();
-    return PyWriteResult{ValueOrThrow(WriteWhenRoom("upsert", [&] { return impl->UpsertNoWait(values.data(), values.size()); }))};
+    return PyWriteResult{ValueOrThrow(WriteWhenRoom(
+        "upsert", [&] { return row_converter.Convert(row.ptr(), &values); },
+        [&] { return writer->UpsertNoWait(values.data(), values.size()); }))};
   }
 
   PyWriteResult Delete(nb::handle key) {
-    ThrowIfError(key_converter.Convert(key.ptr(), &values));
-    UpsertWriter* impl = writer.get();
-    return PyWriteResult{ValueOrThrow(WriteWhenRoom("delete", [&] { return impl->DeleteNoWait(values.data(), values.size()); }))};
+    return PyWriteResult{ValueOrThrow(WriteWhenRoom(
+        "delete", [&] { return key_converter.Convert(key.ptr(), &values); },
+        [&] { return writer->DeleteNoWait(values.data(), values.size()); }))};
   }
 
   std::vector<int32_t> TargetColumns() const { return writer->target_columns(); }

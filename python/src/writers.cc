@@ -39,9 +39,9 @@ struct PyAppendWriter : PyWriterBase<AppendWriter> {
 
   // The append hot path: blocks only when the writer buffer is full (GIL released then).
   PyWriteResult Append(nb::handle row) {
-    ThrowIfError(converter.Convert(row.ptr(), &values));
-    AppendWriter* impl = writer.get();
-    return PyWriteResult{ValueOrThrow(WriteWhenRoom("append", [&] { return impl->AppendNoWait(values.data(), values.size()); }))};
+    return PyWriteResult{ValueOrThrow(WriteWhenRoom(
+        "append", [&] { return converter.Convert(row.ptr(), &values); },
+        [&] { return writer->AppendNoWait(values.data(), values.size()); }))};
   }
 
   PyWriteResult WriteArrowBatch(nb::handle batch) {

@@ -49,13 +49,17 @@ struct PyWriterBase {
 
   bool BufferFull() { return writer->BufferFull(); }
 
-  /// Runs `write_no_wait()` (the core's *NoWait write) once the writer buffer has room. On a
-  /// thread running an asyncio event loop waiting would freeze every task of the loop (for up
-  /// to client.writer.buffer.wait-timeout, by default without limit): a full buffer fails at
+  /// Runs `convert()` (the Python row into the writer's value buffers), then, once the writer
+  /// buffer has room, `write_no_wait()` (the core's *NoWait write). On a thread running an
+  /// asyncio event loop waiting would freeze every task of the loop (for up to
+  /// client.writer.buffer.wait-timeout, by default without limit): a full buffer fails at
   /// once, retriably, and the caller awaits wait_for_capacity(). Elsewhere it waits as the
-  /// Java client does, with the GIL released (the I/O thread may need it to make progress).
-  template <typename F>
-  Result<WriteResult> WriteWhenRoom(const char* method, F&& write_no_wait) {
+  /// Java client does, with the GIL released (the I/O thread may need it to make progress),
+  /// and converts again afterwards: another thread may have used the value buffers meanwhile.
+  /// A bad row is rejected before any wait.
+  template <typename Convert, typename Write>
+  Result<WriteResult> WriteWhenRoom(const char* method, Convert&& convert, Write&& write_no_wait) {
+    FLUSS_RETURN_NOT_OK(convert());
     if (writer->BufferFull()) {
       if (InRunningEventLoop()) {
         return Status::Timeout("table " + table_path + ": the writer buffer (client.writer.buffer.memory-size = " +
@@ -69,6 +73,7 @@ struct PyWriterBase {
         st = writer->WaitForBufferSpace();
       }
       if (!st.ok()) return st;
+      FLUSS_RETURN_NOT_OK(convert());
     }
     return write_no_wait();
   }
