@@ -58,10 +58,6 @@ Found: name=Alice, age=25
 None
 {'id': 3, 'name': 'Charlie', 'age': 35}
 """,
-    "pk_partitioned.py": """
-{'user_id': 1, 'region': 'US', 'score': 1234}
-None
-""",
     "error_handling.py": """
 Fluss error: table fluss.example_errors: Table fluss.example_errors already exists.
 table not found: code 7
