@@ -62,6 +62,12 @@ class Lookuper:
         rows = _rows(await self._n.lookup(pk))
         return rows[0] if rows else None
 
+    @property
+    def requests_sent(self) -> int:
+        """Lookup requests this lookuper has sent so far (diagnostics: concurrent lookups share
+        requests, up to ``client.lookup.max-batch-size`` keys each)."""
+        return self._n.requests_sent
+
     def create_lookuper(self) -> "Lookuper":
         """Returns this lookuper: ends the pyfluss spelling
         ``table.new_lookup().create_lookuper()``."""
@@ -120,6 +126,11 @@ class PrefixLookuper:
                 mistyped lookup column (before anything is sent); the server's error otherwise.
         """
         return _rows(await self._n.lookup(prefix))
+
+    @property
+    def requests_sent(self) -> int:
+        """PrefixLookup requests this lookuper has sent so far (diagnostics)."""
+        return self._n.requests_sent
 
     def create_lookuper(self) -> "PrefixLookuper":
         """Returns this lookuper: ends ``new_lookup().lookup_by(cols).create_lookuper()``."""

@@ -41,6 +41,7 @@ struct PyLookuper {
     ThrowIfError(key_converter.Convert(key.ptr(), &values));
     return StartLookup(lookuper, values);
   }
+  int64_t RequestsSent() const { return lookuper->requests_sent(); }
 };
 
 struct PyPrefixLookuper {
@@ -53,28 +54,32 @@ struct PyPrefixLookuper {
     return StartLookup(lookuper, values);
   }
   std::vector<int32_t> LookupColumns() const { return lookuper->lookup_columns(); }
+  int64_t RequestsSent() const { return lookuper->requests_sent(); }
 };
 
 }  // namespace
 
 nb::object NewPyLookuper(std::shared_ptr<Lookuper> lookuper, const std::vector<int32_t>& primary_key) {
   const auto& schema = lookuper->schema();
-  ColumnsConverter conv(schema, primary_key, RowShape{"key", "the primary key " + ColumnsConverter::Names(*schema, primary_key)});
+  ColumnsConverter conv(schema, primary_key, RowShape{"key", "the primary key " + ColumnsConverter::Names(*schema, primary_key), true});
   return nb::cast(PyLookuper{std::move(lookuper), std::move(conv), {}});
 }
 
 nb::object NewPyPrefixLookuper(std::shared_ptr<PrefixLookuper> lookuper, const std::vector<int32_t>& columns) {
   const auto& schema = lookuper->schema();
   ColumnsConverter conv(schema, columns,
-                        RowShape{"prefix", "the lookup columns " + ColumnsConverter::Names(*schema, columns)});
+                        RowShape{"prefix", "the lookup columns " + ColumnsConverter::Names(*schema, columns), true});
   return nb::cast(PyPrefixLookuper{std::move(lookuper), std::move(conv), {}});
 }
 
 void BindLookups(nb::module_& m) {
-  nb::class_<PyLookuper>(m, "_Lookuper").def("lookup", &PyLookuper::Lookup, "pk"_a.none());
+  nb::class_<PyLookuper>(m, "_Lookuper")
+      .def("lookup", &PyLookuper::Lookup, "pk"_a.none())
+      .def_prop_ro("requests_sent", &PyLookuper::RequestsSent);
   nb::class_<PyPrefixLookuper>(m, "_PrefixLookuper")
       .def("lookup", &PyPrefixLookuper::Lookup, "prefix"_a.none())
-      .def_prop_ro("lookup_columns", &PyPrefixLookuper::LookupColumns);
+      .def_prop_ro("lookup_columns", &PyPrefixLookuper::LookupColumns)
+      .def_prop_ro("requests_sent", &PyPrefixLookuper::RequestsSent);
 }
 
 }  // namespace fluss::py

@@ -30,6 +30,7 @@ async def test_2000_concurrent_lookups_all_correct(conn, admin, database):
     for i in range(100):
         assert await lookuper.lookup({"id": i}) == {"id": i, "v": f"value-{i}", "n": i % 7}
     sequential_100 = time.monotonic() - t0
+    assert lookuper.requests_sent == 100  # one after the other: one request each
 
     async def all_lookups():
         keys = list(range(2000)) + [2000 + i for i in range(50)]  # 50 absent keys
@@ -38,8 +39,11 @@ async def test_2000_concurrent_lookups_all_correct(conn, admin, database):
     (keys, results), ticks, elapsed = await run_with_ticker(all_lookups)
     for k, got in zip(keys, results):
         assert got == ({"id": k, "v": f"value-{k}", "n": k % 7} if k < 2000 else None), k
-    # In flight together: 2050 concurrent lookups take far less than 20.5 x the time of 100 one
-    # after the other (batched per leader), and the event loop kept running meanwhile.
+    # In flight together: the 2050 lookups share requests (batched per leader, up to
+    # client.lookup.max-batch-size = 128 keys each), take far less than 20.5 x the time of 100
+    # one after the other, and the event loop kept running meanwhile.
+    concurrent_requests = lookuper.requests_sent - 100
+    assert concurrent_requests < 2050 / 8, concurrent_requests
     assert elapsed < 5 * sequential_100 + 1.0, (elapsed, sequential_100)
     assert ticks >= 1
 
@@ -54,6 +58,7 @@ async def test_lookups_from_many_tasks(conn, admin, database):
     results = await asyncio.gather(*(asyncio.create_task(worker(s)) for s in range(10)))
     for start, rows in enumerate(results):
         assert rows == [{"id": k, "v": f"value-{k}", "n": k % 7} for k in range(start, 300, 10)]
+    assert lookuper.requests_sent < 300
 
 
 ORDERS = pa.schema([
@@ -97,6 +102,8 @@ async def test_prefix_lookup_returns_every_row_of_the_prefix(conn, admin, databa
     assert "nope" in e.value.message
 
 
+@pytest.mark.xfail(strict=True, raises=fluss.FlussError,
+                   reason="the C++ core does not write to or look up partitioned tables yet")
 async def test_partitioned_primary_key_table(conn, admin, database):
     path = fluss.TablePath(database, "partitioned_users")
     schema = fluss.Schema(pa.schema([pa.field("user_id", pa.int32()), pa.field("region", pa.string()),
