@@ -154,3 +154,27 @@ async def test_log_table_has_no_lookups_or_upserts(conn, admin, database):
         with pytest.raises(fluss.FlussError) as e:
             make()
         assert "log table" in e.value.message and e.value.error_code == -2
+
+
+async def test_cancelled_lookups_and_other_event_loops(conn, admin, database):
+    table = await kv_table(conn, admin, database, 200, name="cancel")
+    lookuper = table.new_lookup()
+    tasks = [asyncio.ensure_future(lookuper.lookup([k])) for k in range(200)]
+    for t in tasks[::2]:
+        t.cancel()
+    done = await asyncio.gather(*tasks, return_exceptions=True)
+    for k, got in enumerate(done):
+        if k % 2:
+            assert got == {"id": k, "v": f"value-{k}", "n": k % 7}
+        else:
+            assert isinstance(got, asyncio.CancelledError)
+    assert await lookuper.lookup([0]) == {"id": 0, "v": "value-0", "n": 0}
+
+    # The same lookuper from the event loop of another thread, while this loop uses it too.
+    async def on_other_loop():
+        return await asyncio.gather(*(lookuper.lookup([k]) for k in range(100, 150)))
+
+    other = asyncio.ensure_future(asyncio.to_thread(asyncio.run, on_other_loop()))
+    here = await asyncio.gather(*(lookuper.lookup([k]) for k in range(50)))
+    assert here == [{"id": k, "v": f"value-{k}", "n": k % 7} for k in range(50)]
+    assert await other == [{"id": k, "v": f"value-{k}", "n": k % 7} for k in range(100, 150)]
