@@ -55,6 +55,12 @@ struct ClientOptions {
   /// "client.scanner.log.max-poll-records": records one record-scanner poll returns at most
   /// (the rest stay buffered for the next poll). Default 500, as the Java client.
   int32_t max_poll_records = 500;
+  /// "client.lookup.max-batch-size": keys one Lookup / PrefixLookup request carries at most.
+  /// Default 128, as the Java client.
+  int32_t lookup_max_batch_size = 128;
+  /// "client.lookup.max-inflight-requests": lookup requests of one lookuper in flight at most.
+  /// Default 128, as the Java client.
+  int32_t lookup_max_inflight_requests = 128;
   /// "client.request-timeout": deadline of every request. Default 30 s.
   int64_t request_timeout_ms = 30000;
   /// "client.connect-timeout": deadline of a TCP connect. Default 120 s.

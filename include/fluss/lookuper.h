@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -25,6 +26,8 @@ class Lookuper {
   virtual void LookupAsync(const Value* values, size_t count, Callback<std::shared_ptr<arrow::RecordBatch>> done) = 0;
   /// The schema of returned rows (the table's columns).
   virtual const std::shared_ptr<arrow::Schema>& schema() const = 0;
+  /// Lookup requests this lookuper has sent so far (diagnostics: shows the batching).
+  virtual int64_t requests_sent() const = 0;
 };
 
 /// Looks rows up by a prefix of the primary key: the table's bucket key, when it is a proper
@@ -39,6 +42,8 @@ class PrefixLookuper {
   virtual const std::shared_ptr<arrow::Schema>& schema() const = 0;
   /// The lookup columns (table column indexes, in bucket-key order).
   virtual const std::vector<int32_t>& lookup_columns() const = 0;
+  /// PrefixLookup requests this lookuper has sent so far (diagnostics).
+  virtual int64_t requests_sent() const = 0;
 };
 
 }  // namespace fluss

@@ -147,6 +147,14 @@ Result<ClientOptions> ParseClientOptions(const std::map<std::string, std::string
     o.fetch_min_bytes = static_cast<int32_t>(n);
     return Status::OK();
   };
+  auto positive_into = [&](int32_t* field) -> Setter {
+    return [field](const std::string& k, const std::string& v) {
+      int64_t n;
+      FLUSS_RETURN_NOT_OK(ParseInt(k, v, 1, std::numeric_limits<int32_t>::max(), &n));
+      *field = static_cast<int32_t>(n);
+      return Status::OK();
+    };
+  };
   const int64_t kInt32Max = std::numeric_limits<int32_t>::max();
   const std::map<std::string, Setter> setters = {
       {"bootstrap.servers", bootstrap},
@@ -167,12 +175,9 @@ Result<ClientOptions> ParseClientOptions(const std::map<std::string, std::string
       {"client.scanner.log.fetch.max-bytes-for-bucket", size_into(&o.fetch_max_bytes_for_bucket, kInt32Max)},
       {"client.scanner.log.fetch.min-bytes", min_bytes},
       {"client.scanner.log.fetch.wait-max-time", duration_into(&o.fetch_wait_max_time_ms)},
-      {"client.scanner.log.max-poll-records", [&](const std::string& k, const std::string& v) {
-         int64_t n;
-         FLUSS_RETURN_NOT_OK(ParseInt(k, v, 1, std::numeric_limits<int32_t>::max(), &n));
-         o.max_poll_records = static_cast<int32_t>(n);
-         return Status::OK();
-       }},
+      {"client.scanner.log.max-poll-records", positive_into(&o.max_poll_records)},
+      {"client.lookup.max-batch-size", positive_into(&o.lookup_max_batch_size)},
+      {"client.lookup.max-inflight-requests", positive_into(&o.lookup_max_inflight_requests)},
       {"client.request-timeout", duration_into(&o.request_timeout_ms)},
       {"client.connect-timeout", duration_into(&o.connect_timeout_ms)},
   };

@@ -1,7 +1,10 @@
 // fluss::Connection and fluss::Table: the public handles over ConnectionImpl.
 #include "fluss/client/connection_impl.h"
+#include "fluss/lookup/lookuper_impl.h"
+#include "fluss/scan/limit_scan.h"
 #include "fluss/scan/log_scanner_impl.h"
 #include "fluss/write/append_writer_impl.h"
+#include "fluss/write/upsert_writer_impl.h"
 
 namespace fluss {
 
@@ -67,18 +70,24 @@ Result<std::shared_ptr<LogScanner>> Table::NewLogScanner(const std::vector<int32
   return std::static_pointer_cast<LogScanner>(s);
 }
 
-Result<std::shared_ptr<UpsertWriter>> Table::NewUpsertWriter(const std::vector<int32_t>&) {
-  return Status::Unsupported("upsert writers: not implemented yet");
+Result<std::shared_ptr<UpsertWriter>> Table::NewUpsertWriter(const std::vector<int32_t>& target_columns) {
+  FLUSS_ASSIGN_OR_RETURN(auto w, write::UpsertWriterImpl::Create(impl_->writer_client(), info_, target_columns));
+  return std::static_pointer_cast<UpsertWriter>(w);
 }
 
-Result<std::shared_ptr<Lookuper>> Table::NewLookuper() { return Status::Unsupported("lookups: not implemented yet"); }
-
-Result<std::shared_ptr<PrefixLookuper>> Table::NewPrefixLookuper(const std::vector<std::string>&) {
-  return Status::Unsupported("prefix lookups: not implemented yet");
+Result<std::shared_ptr<Lookuper>> Table::NewLookuper() {
+  FLUSS_ASSIGN_OR_RETURN(auto l, lookup::LookuperImpl::Create(impl_->cluster(), info_));
+  return std::static_pointer_cast<Lookuper>(l);
 }
 
-void Table::LimitScanAsync(int32_t, int32_t, Callback<std::shared_ptr<arrow::RecordBatch>> done) {
-  done(Status::Unsupported("limit scans: not implemented yet"));
+Result<std::shared_ptr<PrefixLookuper>> Table::NewPrefixLookuper(const std::vector<std::string>& lookup_columns) {
+  FLUSS_ASSIGN_OR_RETURN(auto l, lookup::PrefixLookuperImpl::Create(impl_->cluster(), info_, lookup_columns));
+  return std::static_pointer_cast<PrefixLookuper>(l);
+}
+
+void Table::LimitScanAsync(int32_t bucket, int32_t limit, Callback<std::shared_ptr<arrow::RecordBatch>> done) {
+  impl_->cluster()->Spawn<std::shared_ptr<arrow::RecordBatch>>(
+      scan::LimitScan(impl_->cluster(), info_, bucket, limit), std::move(done));
 }
 
 }  // namespace fluss

@@ -53,23 +53,12 @@ void ArrowLogWriteBatch::SetWriterAndSequence(int64_t writer_id, int32_t batch_s
 }
 
 IndexedLogWriteBatch::IndexedLogWriteBatch(std::shared_ptr<const WriteTable> table, metadata::TableBucket bucket)
-    : WriteBatch(std::move(table), bucket), builder_(this->table()->schema) {}
+    : EncodedOnAppendBatch(table, bucket, table->schema) {}
 
 Result<int64_t> IndexedLogWriteBatch::Append(const WriteRecord& record) {
   const int64_t before = builder_.size_in_bytes();
   FLUSS_RETURN_NOT_OK(builder_.Append(record.row));
   return builder_.size_in_bytes() - before;
-}
-
-Status IndexedLogWriteBatch::Close() {
-  if (encoded_) return Status::OK();
-  FLUSS_ASSIGN_OR_RETURN(encoded_, builder_.Finish(table()->schema_id));
-  return Status::OK();
-}
-
-void IndexedLogWriteBatch::SetWriterAndSequence(int64_t writer_id, int32_t batch_sequence) {
-  record::SetWriterAndSequence(encoded_->mutable_data(), static_cast<size_t>(encoded_->size()), writer_id,
-                               batch_sequence);
 }
 
 }  // namespace fluss::write

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "fluss/record/indexed_log.h"
+#include "fluss/record/log_batch.h"
 #include "fluss/write/row_batch_builder.h"
 #include "fluss/write/write_batch.h"
 
@@ -35,19 +36,12 @@ class ArrowLogWriteBatch final : public WriteBatch {
 };
 
 /// An INDEXED log batch: each row is encoded on Append; Close writes the header.
-class IndexedLogWriteBatch final : public WriteBatch {
+class IndexedLogWriteBatch final : public EncodedOnAppendBatch<record::IndexedBatchBuilder, record::SetWriterAndSequence> {
  public:
   IndexedLogWriteBatch(std::shared_ptr<const WriteTable> table, metadata::TableBucket bucket);
 
   RequestKind kind() const override { return RequestKind::kProduceLog; }
   Result<int64_t> Append(const WriteRecord& record) override;
-  int64_t size_in_bytes() const override { return builder_.size_in_bytes(); }
-  Status Close() override;
-  Status Encode() override { return Status::OK(); }  // Close produced the bytes
-  void SetWriterAndSequence(int64_t writer_id, int32_t batch_sequence) override;
-
- private:
-  record::IndexedBatchBuilder builder_;
 };
 
 }  // namespace fluss::write

@@ -4,6 +4,7 @@
 #include "fluss/protocol/errors.h"
 #include "fluss/protocol/frame.h"
 #include "fluss/protocol/produce_log.h"
+#include "fluss/protocol/put_kv.h"
 
 namespace fluss::write {
 
@@ -18,6 +19,7 @@ std::string Where(const WriteBatch& b) { return "table " + b.table()->path.ToStr
 // The request frame of `group` (batches of one table, kind and column set, at most one per
 // bucket); the batches go into it by reference, not copied.
 net::OutgoingFrame EncodeRequest(RequestKind kind, int32_t acks, int64_t table_id, int32_t timeout_ms,
+                                 const std::vector<int32_t>& target_columns,
                                  const std::vector<std::unique_ptr<WriteBatch>>& group) {
   std::vector<protocol::ProduceBucket> buckets;
   for (const auto& b : group) {
@@ -29,7 +31,11 @@ net::OutgoingFrame EncodeRequest(RequestKind kind, int32_t acks, int64_t table_i
     pb.size = static_cast<size_t>(b->encoded()->size());
     buckets.push_back(std::move(pb));
   }
-  auto pieces = protocol::EncodeProduceLogRequest(acks, table_id, timeout_ms, buckets, protocol::kRequestPrefixSize);
+  // The Java 0.9 client always sets agg_mode; the table's merge engine applies (0).
+  auto pieces = kind == RequestKind::kPutKv
+                    ? protocol::EncodePutKvRequest(acks, table_id, timeout_ms, target_columns,
+                                                   protocol::kAggModeAggregate, buckets, protocol::kRequestPrefixSize)
+                    : protocol::EncodeProduceLogRequest(acks, table_id, timeout_ms, buckets, protocol::kRequestPrefixSize);
   net::OutgoingFrame frame;
   frame.head = std::move(pieces[0].bytes);
   for (size_t i = 1; i < pieces.size(); ++i) {
@@ -41,8 +47,22 @@ net::OutgoingFrame EncodeRequest(RequestKind kind, int32_t acks, int64_t table_i
       frame.tail.push_back({owned, owned->data(), owned->size()});
     }
   }
-  (void)kind;
   return frame;
+}
+
+// The per-bucket answers of a ProduceLog or PutKv response body.
+template <typename Resp>
+Result<std::map<TableBucket, Sender::BucketAnswer>> ParseAnswers(const net::ResponseBody& body, int64_t table_id,
+                                                                 const char* what) {
+  Resp parsed;
+  if (!parsed.ParseFromArray(body.data, static_cast<int>(body.size)))
+    return Status::Protocol(std::string("malformed ") + what + " response");
+  std::map<TableBucket, Sender::BucketAnswer> by_bucket;
+  for (const auto& r : parsed.buckets_resp()) {
+    TableBucket tb{table_id, r.has_partition_id() ? std::optional<int64_t>(r.partition_id()) : std::nullopt, r.bucket_id()};
+    by_bucket[tb] = Sender::BucketAnswer{r.has_error_code() ? r.error_code() : protocol::NONE, r.error_message()};
+  }
+  return by_bucket;
 }
 
 }  // namespace
@@ -265,35 +285,23 @@ void Sender::Send(const RequestKey& key, std::vector<BatchPtr> batches) {
 
 void Sender::SendRequest(const RequestKey& key, std::vector<BatchPtr> group) {
   const int32_t timeout_ms = static_cast<int32_t>(std::min<int64_t>(options_.request_timeout_ms, INT32_MAX));
-  net::OutgoingFrame frame = EncodeRequest(key.kind, options_.writer_acks, key.table_id, timeout_ms, group);
+  net::OutgoingFrame frame =
+      EncodeRequest(key.kind, options_.writer_acks, key.table_id, timeout_ms, key.target_columns, group);
   auto conn = cluster_->TabletServer(key.leader);
   asio::co_spawn(
       cluster_->io(),
-      [](std::shared_ptr<Sender> s, std::shared_ptr<net::ServerConnection> c, net::OutgoingFrame f,
-         std::vector<BatchPtr> g) -> asio::awaitable<void> {
+      [](std::shared_ptr<Sender> s, std::shared_ptr<net::ServerConnection> c, net::OutgoingFrame f, RequestKind kind,
+         int64_t table_id, std::vector<BatchPtr> g) -> asio::awaitable<void> {
         Result<std::map<TableBucket, BucketAnswer>> answers = Status::Network("leader is not in the server list");
         if (c) {
-          auto body = co_await s->cluster_->SendFrame(c, ApiKey::PRODUCE_LOG, std::move(f));
-          if (!body.ok()) {
-            answers = body.status();
-          } else {
-            proto::ProduceLogResponse parsed;
-            if (!parsed.ParseFromArray(body->data, static_cast<int>(body->size))) {
-              answers = Status::Protocol("malformed PRODUCE_LOG response");
-            } else {
-              std::map<TableBucket, BucketAnswer> by_bucket;
-              const int64_t table_id = g.front()->bucket().table_id;
-              for (const auto& r : parsed.buckets_resp()) {
-                TableBucket tb{table_id, r.has_partition_id() ? std::optional<int64_t>(r.partition_id()) : std::nullopt,
-                               r.bucket_id()};
-                by_bucket[tb] = BucketAnswer{r.has_error_code() ? r.error_code() : protocol::NONE, r.error_message()};
-              }
-              answers = std::move(by_bucket);
-            }
-          }
+          const ApiKey api = kind == RequestKind::kPutKv ? ApiKey::PUT_KV : ApiKey::PRODUCE_LOG;
+          auto body = co_await s->cluster_->SendFrame(c, api, std::move(f));
+          if (!body.ok()) answers = body.status();
+          else if (kind == RequestKind::kPutKv) answers = ParseAnswers<proto::PutKvResponse>(*body, table_id, "PUT_KV");
+          else answers = ParseAnswers<proto::ProduceLogResponse>(*body, table_id, "PRODUCE_LOG");
         }
         s->HandleResponse(std::move(g), std::move(answers));
-      }(shared_from_this(), conn, std::move(frame), std::move(group)),
+      }(shared_from_this(), conn, std::move(frame), key.kind, key.table_id, std::move(group)),
       asio::detached);
 }
 

@@ -34,6 +34,12 @@ class Sender : public std::enable_shared_from_this<Sender> {
   /// Fails every batch, queued or still in the accumulator, with `status` (I/O thread; closing).
   void Abort(const Status& status);
 
+  /// A per-bucket answer of ProduceLog or PutKv.
+  struct BucketAnswer {
+    int32_t error_code = 0;
+    std::string message;
+  };
+
  private:
   using BatchPtr = std::unique_ptr<WriteBatch>;
   using Queue = std::deque<BatchPtr>;
@@ -48,11 +54,6 @@ class Sender : public std::enable_shared_from_this<Sender> {
       return std::tie(a.leader, a.table_id, a.kind, a.target_columns) <
              std::tie(b.leader, b.table_id, b.kind, b.target_columns);
     }
-  };
-  /// A per-bucket answer of ProduceLog or PutKv.
-  struct BucketAnswer {
-    int32_t error_code = 0;
-    std::string message;
   };
 
   /// Sends the batches of one request key (encoding and stamping first) (I/O thread).

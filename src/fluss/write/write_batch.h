@@ -17,6 +17,7 @@
 #include "fluss/client.h"
 #include "fluss/metadata/table_bucket.h"
 #include "fluss/net/io_thread.h"
+#include "fluss/row/kv_value.h"
 #include "fluss/write/write_result_state.h"
 
 namespace fluss::write {
@@ -41,6 +42,7 @@ struct WriteTable {
   std::shared_ptr<arrow::Schema> schema;
   arrow::ipc::IpcWriteOptions arrow_options;  ///< ARROW log batches: compression
   std::vector<int32_t> target_columns;        ///< KV partial updates; empty = every column
+  std::shared_ptr<const row::KvRowCodec> kv_codec;  ///< KV batches: the value row format
 };
 
 class WriteBatch {
@@ -88,6 +90,31 @@ class WriteBatch {
   std::shared_ptr<const WriteTable> table_;
   metadata::TableBucket bucket_;
   net::Clock::time_point created_;  ///< the delivery timeout counts from here
+};
+
+/// A batch whose records are encoded as they are appended into `Builder` (INDEXED log, KV):
+/// Close writes the header (Builder::Finish(schema id)), and `Stamp` rewrites the writer id and
+/// sequence of the finished bytes (record::SetWriterAndSequence or SetKvWriterAndSequence).
+template <typename Builder, void (*Stamp)(uint8_t*, size_t, int64_t, int32_t)>
+class EncodedOnAppendBatch : public WriteBatch {
+ public:
+  /// `args` construct the builder.
+  template <typename... Args>
+  EncodedOnAppendBatch(std::shared_ptr<const WriteTable> table, metadata::TableBucket bucket, Args&&... args)
+      : WriteBatch(std::move(table), bucket), builder_(std::forward<Args>(args)...) {}
+  int64_t size_in_bytes() const override { return builder_.size_in_bytes(); }
+  Status Close() override {
+    if (encoded_) return Status::OK();
+    FLUSS_ASSIGN_OR_RETURN(encoded_, builder_.Finish(table()->schema_id));
+    return Status::OK();
+  }
+  Status Encode() override { return Status::OK(); }  // Close produced the bytes
+  void SetWriterAndSequence(int64_t writer_id, int32_t batch_sequence) override {
+    Stamp(encoded_->mutable_data(), static_cast<size_t>(encoded_->size()), writer_id, batch_sequence);
+  }
+
+ protected:
+  Builder builder_;
 };
 
 }  // namespace fluss::write
