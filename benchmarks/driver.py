@@ -66,6 +66,9 @@ KNOBS = {
     "fetch_min_bytes": 1,
     "fetch_wait_max_ms": 500,
     "connect_timeout_ms": 120000,
+    # lookups (pyfluss 1.0.0 has no keys for them: these are its fixed values, the Java client's defaults)
+    "lookup_max_batch_size": 128,
+    "lookup_max_inflight_requests": 128,
 }
 
 
@@ -120,6 +123,8 @@ class OursClient(_Client):
             "client.scanner.log.fetch.min-bytes": str(k["fetch_min_bytes"]),
             "client.scanner.log.fetch.wait-max-time": str(k["fetch_wait_max_ms"]),
             "client.connect-timeout": str(k["connect_timeout_ms"]),
+            "client.lookup.max-batch-size": str(k["lookup_max_batch_size"]),
+            "client.lookup.max-inflight-requests": str(k["lookup_max_inflight_requests"]),
         }
 
     def version_info(self) -> dict:
