@@ -58,14 +58,15 @@ class IdempotenceIT : public ::testing::Test {
     auto impl = ConnectionImpl::Create({{"bootstrap.servers", Bootstrap()}});
     ASSERT_TRUE(impl.ok());
     raw_ = *impl;
-    ASSERT_TRUE(RunOnIo<bool>(raw_, [](std::shared_ptr<ConnectionImpl> c, TablePath p) -> asio::awaitable<Result<bool>> {
+    auto ready = RunOnIo<bool>(raw_, [](std::shared_ptr<ConnectionImpl> c, TablePath p) -> asio::awaitable<Result<bool>> {
                   Status st = co_await c->cluster()->Bootstrap();
                   if (!st.ok()) co_return st;
                   const std::vector<TablePath> tables{p};
                   st = co_await c->cluster()->WaitForLeaders(p, 1, metadata::Clock::now() + std::chrono::seconds(30));
                   if (!st.ok()) co_return st;
                   co_return true;
-                }(raw_, path_)).ok());
+                }(raw_, path_));
+    ASSERT_TRUE(ready.ok()) << ready.status().ToString();
   }
   void TearDown() override {
     if (admin_) EXPECT_TRUE(AwaitStatus([&](auto cb) { admin_->DropTableAsync(path_, true, cb); }).ok());
