@@ -5,6 +5,7 @@
     python3 benchmarks/compare.py --rows 200000         # quick profile (all workloads, 3 pairs)
     python3 benchmarks/compare.py                       # full: 1M rows, W1,W2,W3, NONE+ZSTD, 3 pairs
     python3 benchmarks/compare.py --workloads W1 --compressions ZSTD --pairs 5
+    python3 benchmarks/compare.py --workloads W4,W5 --rows 20000 --w5-seconds 3   # PK quick profile
     python3 benchmarks/compare.py --report benchmarks/results/<stamp>.jsonl   # re-print a report
 
 Every client run is its own process (driver.py): ours under this Python, pyfluss under
@@ -36,15 +37,22 @@ ROOT = os.path.dirname(HERE)
 DRIVER = os.path.join(HERE, "driver.py")
 RESULTS = os.path.join(HERE, "results")
 CLIENTS = ("ours", "pyfluss")
+WORKLOADS = ("W1", "W2", "W3", "W4", "W5")
+PK_WORKLOADS = ("W4", "W5")  # primary-key table: run once per pair, under NONE (see README)
 
-# Phase order in the report, and which workload each belongs to.
-PHASES = [
-    ("W1.append_dicts", "W1"),
-    ("W1.read_to_arrow", "W1"),
-    ("W2.write_arrow_batch", "W2"),
-    ("W3.scan_all", "W3"),
-    ("W3.scan_one_col", "W3"),
-]
+sys.path.insert(0, HERE)
+from driver import PK_OPTIONS, add_pk_options, pk_option_argv  # noqa: E402
+
+# Phase order in the report (W5's levels, W5.inflight_<n>, follow in the order of n).
+PHASES = ["W1.append_dicts", "W1.read_to_arrow", "W2.write_arrow_batch", "W3.scan_all", "W3.scan_one_col",
+          "W4.insert", "W4.update"]
+
+
+def _phase_key(name):
+    if name in PHASES:
+        return (PHASES.index(name), 0)
+    tail = name.rsplit("_", 1)[-1]
+    return (len(PHASES), int(tail) if tail.isdigit() else 0, name)
 
 
 # ================================================================================ conditions
@@ -117,7 +125,6 @@ def zstd_ceiling(rows=200_000, seconds=1.0) -> dict:
     the clients compress for a ZSTD table), in logical MB/s."""
     import pyarrow as pa
 
-    sys.path.insert(0, HERE)
     from dataset import Dataset
 
     ds = Dataset(rows, 7)
@@ -165,6 +172,8 @@ def conditions(args, pyfluss_python) -> dict:
                     "executable": pyfluss_python},
         "dataset": {"rows": args.rows, "seed": args.seed, "buckets": args.buckets, "batch_rows": args.batch_rows,
                     "project_column": args.project_column},
+        "pk": {**{dest: getattr(args, dest) for dest in (f[2:].replace("-", "_") for f, _ in PK_OPTIONS)},
+               "w5_preload_client": args.w5_preload_client},
         "workloads": args.workloads, "compressions": args.compressions, "pairs": args.pairs,
         "zstd3_ceiling": zstd_ceiling(),
     }
@@ -195,25 +204,26 @@ def _append(path, rec):
         f.write(json.dumps(rec, default=str) + "\n")
 
 
-def run_one(args, client, python, group, compression, pair, results_path, stamp) -> dict:
-    run_id = f"{client}-{group.replace(',', '')}-{compression}-p{pair}-{stamp}"
+def run_one(args, client, python, group, compression, pair, results_path, stamp, extra=(), role="run") -> dict:
+    run_id = f"{client}-{group.replace(',', '')}-{compression}-p{pair}-{stamp}" + ("" if role == "run" else f"-{role}")
     prefix = f"b{stamp.replace('-', '')}_{client}_{group.replace(',', '').lower()}_{compression.lower()}_p{pair}"
+    timeout = group_timeout(args, group)
     cmd = [python, DRIVER, "--client", client, "--workloads", group, "--compression", compression,
            "--rows", str(args.rows), "--seed", str(args.seed), "--batch-rows", str(args.batch_rows),
            "--project-column", args.project_column, "--buckets", str(args.buckets),
            "--bootstrap", args.bootstrap, "--database", args.database, "--table-prefix", prefix,
-           "--run-id", run_id, "--pair", str(pair), "--phase-timeout", str(args.timeout),
-           "--result-file", results_path]
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+           "--run-id", run_id, "--pair", str(pair), "--phase-timeout", str(timeout),
+           "--result-file", results_path, *pk_option_argv(args), *extra]
+    env = _driver_env()
     log_path = os.path.join(RESULTS, f"{stamp}.logs", f"{run_id}.stderr")
     os.makedirs(os.path.dirname(log_path), exist_ok=True)
     t0 = time.time()
-    print(f"  pair {pair} {group:<6} {compression:<4} {client:<7} ... ", end="", flush=True)
+    print(f"  {'pair ' + str(pair) if role == 'run' else role:<7} {group:<6} {compression:<4} {client:<7} ... ", end="", flush=True)
     with open(log_path, "w") as log:
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=ROOT, start_new_session=True)
         status = None
         try:
-            rc = proc.wait(timeout=args.timeout)
+            rc = proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             status = "timeout"
             # our own child, in its own session: end its process group by id
@@ -232,20 +242,39 @@ def run_one(args, client, python, group, compression, pair, results_path, stamp)
         tail = f.read()[-3000:]
     if status is None:
         status = "ok" if rc == 0 else ("void" if rc == 2 else "failed")
+    # the driver's last record: a process that dies after it (at interpreter exit) has
+    # recorded every phase already
+    ended = next((r.get("status") for r in load(results_path) if r.get("kind") == "run_end" and r.get("run_id") == run_id), None)
     rec = {"kind": "run", "run_id": run_id, "client": client, "group": group, "compression": compression,
-           "pair": pair, "status": status, "returncode": rc, "wall_s": wall, "stderr_tail": tail, "log": log_path,
+           "pair": pair, "role": role, "status": status, "run_end": ended, "returncode": rc, "wall_s": wall, "stderr_tail": tail, "log": log_path,
            "time": time.time()}
     _append(results_path, rec)
     print(f"{status} ({wall:.1f}s)", flush=True)
     if status != "ok":
-        # drop what the run left behind, with either client
-        for c, py in ((client, python), *[(o, args.python_of[o]) for o in CLIENTS if o != client]):
-            r = subprocess.run([py, DRIVER, "--client", c, "--cleanup", prefix, "--bootstrap", args.bootstrap,
-                                "--database", args.database], capture_output=True, text=True, env=env, cwd=ROOT,
-                               timeout=120)
-            if r.returncode == 0:
-                break
+        cleanup(args, prefix, client)  # drop what the run left behind
     return rec
+
+
+def _driver_env():
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+
+
+def cleanup(args, prefix, client=CLIENTS[0]):
+    """Drops the tables of --database starting with ``prefix``, with ``client`` or else the other."""
+    for c in (client, *[o for o in CLIENTS if o != client]):
+        r = subprocess.run([args.python_of[c], DRIVER, "--client", c, "--cleanup", prefix, "--bootstrap", args.bootstrap,
+                            "--database", args.database], capture_output=True, text=True, env=_driver_env(), cwd=ROOT,
+                           timeout=120)
+        if r.returncode == 0:
+            return
+
+
+def group_timeout(args, group) -> float:
+    """--timeout, plus W5's fixed windows: warm-up, window and 5 s of draining per level."""
+    if "W5" not in group.split(","):
+        return args.timeout
+    levels = [x for x in args.w5_levels.split(",") if x.strip()]
+    return args.timeout + len(levels) * (args.w5_warmup + args.w5_seconds + 5)
 
 
 # ================================================================================ report
@@ -309,6 +338,45 @@ RATIOS = [
     ("cpu_s_per_mrows", "CPU s/Mrow", "cost"),
     ("peak_rss_mib", "peak RSS", "cost"),
 ]
+# W4: one row = one upsert, so CPU s per million rows = CPU microseconds per op
+UPSERT_METRICS = [
+    ("wall_s", "wall s"),
+    ("rows_per_s", "ops/s"),
+    ("mb_per_s", "MB/s"),
+    ("cpu_s", "CPU s"),
+    ("cpu_util", "cores"),
+    ("cpu_s_per_mrows", "CPU us/op"),
+    ("peak_rss_mib", "peak RSS MiB"),
+    ("peak_rss_delta_mib", "RSS growth MiB"),
+]
+UPSERT_RATIOS = [
+    ("rows_per_s", "ops/s", "rate"),
+    ("cpu_s_per_mrows", "CPU us/op", "cost"),
+    ("peak_rss_mib", "peak RSS", "cost"),
+]
+LOOKUP_METRICS = [
+    ("rows", "ops"),
+    ("rows_per_s", "ops/s"),
+    ("p50_ms", "p50 ms"),
+    ("p99_ms", "p99 ms"),
+    ("p999_ms", "p99.9 ms"),
+    ("cpu_s", "CPU s"),
+    ("cpu_util", "cores"),
+    ("cpu_s_per_mrows", "CPU us/op"),
+    ("peak_rss_mib", "peak RSS MiB"),
+]
+LOOKUP_RATIOS = [
+    ("rows_per_s", "ops/s", "rate"),
+    ("p50_ms", "p50", "cost"),
+    ("p99_ms", "p99", "cost"),
+    ("cpu_s_per_mrows", "CPU us/op", "cost"),
+]
+# (title, workloads, raw metrics, ratios): one pair of tables each
+SECTIONS = [
+    ("W1-W3, log tables", ("W1", "W2", "W3"), RAW_METRICS, RATIOS),
+    ("W4, upserts", ("W4",), UPSERT_METRICS, UPSERT_RATIOS),
+    ("W5, point lookups", ("W5",), LOOKUP_METRICS, LOOKUP_RATIOS),
+]
 
 
 def report(results_path) -> str:
@@ -359,6 +427,15 @@ def report(results_path) -> str:
             "fetch wait 500 ms, pyfluss max in-flight requests per bucket 5 (ours: no such key), "
             "sticky bucket assignment (set explicitly in each client's key names: see run_start.config in the JSONL)",
         ]
+        pk = cond.get("pk")
+        if pk and any(w in str(cond.get("workloads")) for w in PK_WORKLOADS):
+            out.append(
+                f"primary key     id BIGINT PK, k INT, v DOUBLE, s STRING 16-32, ts BIGINT, {ds.get('buckets')} buckets, "
+                f"under NONE only; W4 {ds.get('rows')} new keys then {pk.get('updates') or ds.get('rows')} updates of random "
+                f"keys, each phase checked by {pk.get('gate_sample')} lookups (+1/20 missing keys); W5 one table of "
+                f"{pk.get('w5_keys') or ds.get('rows')} keys loaded once by {pk.get('w5_preload_client')}, in flight "
+                f"{pk.get('w5_levels')}, {pk.get('w5_warmup')} s warm-up + {pk.get('w5_seconds')} s per level, "
+                f"{pk.get('w5_miss_ratio')} misses, Lookupers {pk.get('w5_lookupers')}, every answer checked")
         if z:
             out.append(f"zstd-3 ceiling  one core, pyarrow codec on this dataset's Arrow buffers: compress "
                        f"{z.get('compress_mb_per_s', 0):.0f} MB/s, decompress {z.get('decompress_mb_per_s', 0):.0f} MB/s, "
@@ -369,38 +446,77 @@ def report(results_path) -> str:
     out.append(f"raw results     {results_path}")
     out.append("")
 
-    combos = []
-    for name, _ in PHASES:
-        for comp in ("NONE", "ZSTD"):
-            if any(k[0] == name and k[1] == comp for k in phases) or any(b["phase"] == name and b["compression"] == comp for b in bad):
-                combos.append((name, comp))
-    all_pairs = sorted({r["pair"] for r in runs.values()} | {k[3] for k in phases})
+    names = sorted({n for n in {k[0] for k in phases} | {b["phase"] for b in bad}
+                    if n in PHASES or n.startswith("W5.inflight_")}, key=_phase_key)
+    all_pairs = sorted({r["pair"] for r in runs.values() if r.get("role", "run") == "run"} | {k[3] for k in phases})
+    for title, workloads, raw_metrics, ratios in SECTIONS:
+        combos = [(name, comp) for name in names if name.split(".")[0] in workloads for comp in ("NONE", "ZSTD")
+                  if any(k[0] == name and k[1] == comp for k in phases)
+                  or any(b["phase"] == name and b["compression"] == comp for b in bad)]
+        if combos:
+            out += _raw_medians(title, combos, phases, runs, all_pairs, raw_metrics)
+            out += _ratios(title, combos, phases, all_pairs, ratios)
 
-    # ------------------------------------------------------------------ raw medians
-    out.append("== Raw medians per client (valid runs only) ==")
+    # ------------------------------------------------------------------ per run
+    out.append("== Per run: rows/s (CPU s) of each phase, in run order ==")
+    rows = []
+    for run in sorted(runs.values(), key=lambda r: r["time"]):
+        cells = []
+        for name in names:
+            rec = phases.get((name, run["compression"], run["client"], run["pair"]))
+            if rec and _phase_in_group(name, run["group"]) and run.get("role", "run") == "run":
+                cells.append(f"{name.split('.')[1]} {_fmt(rec['rows_per_s'])} ({rec['cpu_s']:.2f})")
+        label = f"p{run['pair']}" if run.get("role", "run") == "run" else run["role"]
+        rows.append([f"{label} {run['group'].replace(',', '+')} {run['compression']} {run['client']}", run["status"], f"{run['wall_s']:.1f}", "; ".join(cells) or "-"])
+    out.append(_table(["run", "status", "proc s", "phases"], rows, ["<", "<", ">", "<"]))
+    out.append("")
+
+    # ------------------------------------------------------------------ failures
+    failed_runs = [r for r in runs.values() if r["status"] != "ok"]
+    out.append(f"== Failed / void runs: {len(failed_runs)} of {len(runs)} ==")
+    for r in sorted(failed_runs, key=lambda r: r["time"]):
+        out.append(f"- {r['run_id']}: {r['status']} (exit {r['returncode']}, {r['wall_s']:.1f}s), log {r['log']}")
+        for b in bad:
+            if b["run_id"] == r["run_id"]:
+                msg = b.get("error") or "; ".join(b.get("problems") or []) or ""
+                out.append(f"    {b['phase']}: {b['status']}: {msg}")
+        if r["status"] != "timeout" and r.get("run_end") and r["returncode"] not in (0, 2, 3):
+            out.append(f"    the process died after its run_end record ({r['run_end']}): every phase of it was recorded and counts")
+        if r["status"] == "timeout":
+            last = [ln for ln in r.get("stderr_tail", "").splitlines() if ln.strip()][-3:]
+            out.append("    killed after the run timeout; last stderr lines: " + " | ".join(last))
+    started_without_run = [rid for rid in starts if rid not in runs]
+    for rid in started_without_run:
+        out.append(f"- {rid}: started, no run record (compare.py interrupted?)")
+    return "\n".join(out)
+
+
+def _raw_medians(title, combos, phases, runs, all_pairs, metrics) -> list:
+    out = [f"== Raw medians per client (valid runs only): {title} =="]
     rows = []
     for name, comp in combos:
         for client in CLIENTS:
             vals = [phases[(name, comp, client, p)] for p in all_pairs if (name, comp, client, p) in phases]
             attempted = len({r["pair"] for r in runs.values() if r["client"] == client and r["compression"] == comp
-                             and _phase_in_group(name, r["group"])}) or len(vals)
+                             and r.get("role", "run") == "run" and _phase_in_group(name, r["group"])}) or len(vals)
             row = [name, comp, client, f"{len(vals)}/{attempted}"]
-            for key, _ in RAW_METRICS:
+            for key, _ in metrics:
                 xs = [v[key] for v in vals if v.get(key) is not None]
                 row.append(_fmt(statistics.median(xs)) if xs else "-")
             rows.append(row)
-    out.append(_table(["phase", "comp", "client", "ok/runs"] + [lbl for _, lbl in RAW_METRICS], rows))
-    out.append("")
+    out.append(_table(["phase", "comp", "client", "ok/runs"] + [lbl for _, lbl in metrics], rows))
+    return out + [""]
 
-    # ------------------------------------------------------------------ ratios
-    out.append("== ours vs pyfluss: median of per-pair ratios [min-max], >1 means ours is better ==")
-    out.append("   (rates: ours/theirs; costs: theirs/ours; a pair counts only when both runs of it are valid)")
+
+def _ratios(title, combos, phases, all_pairs, ratios) -> list:
+    out = [f"== ours vs pyfluss: median of per-pair ratios [min-max], >1 means ours is better: {title} ==",
+           "   (rates: ours/theirs; costs: theirs/ours; a pair counts only when both runs of it are valid)"]
     rows = []
     geo = defaultdict(list)
     for name, comp in combos:
         row = [name, comp]
         npairs = 0
-        for key, lbl, kind in RATIOS:
+        for key, lbl, kind in ratios:
             rs = []
             for p in all_pairs:
                 a, b = phases.get((name, comp, "ours", p)), phases.get((name, comp, "pyfluss", p))
@@ -417,42 +533,12 @@ def report(results_path) -> str:
         rows.append(row[:2] + [str(npairs)] + row[2:])
     if rows:
         gm = ["geometric mean", "", ""]
-        for _, lbl, _ in RATIOS:
+        for _, lbl, _ in ratios:
             xs = geo.get(lbl, [])
             gm.append(f"{math.exp(sum(math.log(x) for x in xs) / len(xs)):.2f} ({len(xs)} phases)" if xs else "n/a")
         rows.append(gm)
-    out.append(_table(["phase", "comp", "pairs"] + [lbl for _, lbl, _ in RATIOS], rows))
-    out.append("")
-
-    # ------------------------------------------------------------------ per run
-    out.append("== Per run: rows/s (CPU s) of each phase, in run order ==")
-    rows = []
-    for run in sorted(runs.values(), key=lambda r: r["time"]):
-        cells = []
-        for name, _ in PHASES:
-            rec = phases.get((name, run["compression"], run["client"], run["pair"]))
-            if rec and _phase_in_group(name, run["group"]):
-                cells.append(f"{name.split('.')[1]} {_fmt(rec['rows_per_s'])} ({rec['cpu_s']:.2f})")
-        rows.append([f"p{run['pair']} {run['group'].replace(',', '+')} {run['compression']} {run['client']}", run["status"], f"{run['wall_s']:.1f}", "; ".join(cells) or "-"])
-    out.append(_table(["run", "status", "proc s", "phases"], rows, ["<", "<", ">", "<"]))
-    out.append("")
-
-    # ------------------------------------------------------------------ failures
-    failed_runs = [r for r in runs.values() if r["status"] != "ok"]
-    out.append(f"== Failed / void runs: {len(failed_runs)} of {len(runs)} ==")
-    for r in sorted(failed_runs, key=lambda r: r["time"]):
-        out.append(f"- {r['run_id']}: {r['status']} (exit {r['returncode']}, {r['wall_s']:.1f}s), log {r['log']}")
-        for b in bad:
-            if b["run_id"] == r["run_id"]:
-                msg = b.get("error") or "; ".join(b.get("problems") or []) or ""
-                out.append(f"    {b['phase']}: {b['status']}: {msg}")
-        if r["status"] == "timeout":
-            last = [ln for ln in r.get("stderr_tail", "").splitlines() if ln.strip()][-3:]
-            out.append("    killed after the run timeout; last stderr lines: " + " | ".join(last))
-    started_without_run = [rid for rid in starts if rid not in runs]
-    for rid in started_without_run:
-        out.append(f"- {rid}: started, no run record (compare.py interrupted?)")
-    return "\n".join(out)
+    out.append(_table(["phase", "comp", "pairs"] + [lbl for _, lbl, _ in ratios], rows))
+    return out + [""]
 
 
 def _phase_in_group(phase, group) -> bool:
@@ -466,7 +552,7 @@ def _phase_in_group(phase, group) -> bool:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--pairs", type=int, default=3, help="A/B pairs per workload and regime (default 3)")
-    p.add_argument("--workloads", default="W1,W2,W3", help="comma-separated subset of W1,W2,W3")
+    p.add_argument("--workloads", default="W1,W2,W3", help="comma-separated subset of W1,W2,W3,W4,W5")
     p.add_argument("--compressions", default="NONE,ZSTD", help="table.log.arrow.compression.type values")
     p.add_argument("--rows", type=int, default=1_000_000)
     p.add_argument("--seed", type=int, default=42)
@@ -477,6 +563,9 @@ def main(argv=None) -> int:
     p.add_argument("--database", default="bench")
     p.add_argument("--timeout", type=float, default=None,
                    help="seconds before a run is killed and recorded as a timeout (default 120 + 300 per million rows)")
+    add_pk_options(p)
+    p.add_argument("--w5-preload-client", choices=CLIENTS, default="pyfluss",
+                   help="the client that loads the one W5 table every W5 run reads (default pyfluss)")
     p.add_argument("--ours-python", default=sys.executable)
     p.add_argument("--pyfluss-python", default=os.path.join(ROOT, ".venv-pyfluss", "bin", "python"))
     p.add_argument("--report", metavar="JSONL", help="only print the report of an earlier run")
@@ -487,8 +576,8 @@ def main(argv=None) -> int:
         return 0
 
     workloads = [w.strip().upper() for w in args.workloads.split(",") if w.strip()]
-    if not workloads or any(w not in ("W1", "W2", "W3") for w in workloads):
-        p.error("--workloads: subset of W1,W2,W3")
+    if not workloads or any(w not in WORKLOADS for w in workloads):
+        p.error("--workloads: subset of " + ",".join(WORKLOADS))
     compressions = [c.strip().upper() for c in args.compressions.split(",") if c.strip()]
     if any(c not in ("NONE", "ZSTD") for c in compressions):
         p.error("--compressions: NONE and/or ZSTD")
@@ -508,6 +597,10 @@ def main(argv=None) -> int:
     w23 = [w for w in ("W2", "W3") if w in workloads]
     if w23:
         groups.append(",".join(w23))
+    # W4 and W5 once per pair, under NONE only: the clients send KV batches, which neither
+    # compresses; the regime would only change how the server writes the changelog
+    groups += [w for w in PK_WORKLOADS if w in workloads]
+    runs_of = {g: ["NONE"] if g in PK_WORKLOADS else compressions for g in groups}
 
     os.makedirs(RESULTS, exist_ok=True)
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -517,17 +610,30 @@ def main(argv=None) -> int:
     cond["java_version"] = _java_version()
     cond["timeout_s"] = args.timeout
     _append(results_path, cond)
-    n = args.pairs * len(groups) * len(compressions) * len(CLIENTS)
-    print(f"{n} runs: {args.pairs} pairs x groups {groups} x {compressions} x {CLIENTS}; "
-          f"{args.rows} rows; timeout {args.timeout:.0f}s per run", flush=True)
+    n = args.pairs * sum(len(c) for c in runs_of.values()) * len(CLIENTS)
+    print(f"{n} runs: {args.pairs} pairs x {runs_of} x {CLIENTS}; "
+          f"{args.rows} rows; timeout {args.timeout:.0f}s per run (W5: {group_timeout(args, 'W5'):.0f}s)", flush=True)
+    w5_table = f"b{stamp.replace('-', '')}_w5"
     try:
+        if "W5" in groups:
+            # one table for every W5 run of both clients, loaded (and checked) once
+            c = args.w5_preload_client
+            rec = run_one(args, c, args.python_of[c], "W5", "NONE", 0, results_path, stamp,
+                          extra=["--w5-table", w5_table, "--w5-preload-only"], role="preload")
+            if rec["status"] != "ok":
+                print("  W5 preload failed: W5 skipped", flush=True)
+                groups.remove("W5")
         for pair in range(1, args.pairs + 1):
             for group in groups:
-                for comp in compressions:
+                for comp in runs_of[group]:
                     for client in CLIENTS:
-                        run_one(args, client, args.python_of[client], group, comp, pair, results_path, stamp)
+                        extra = ["--w5-table", w5_table] if group == "W5" else []
+                        run_one(args, client, args.python_of[client], group, comp, pair, results_path, stamp, extra)
     except KeyboardInterrupt:
         print("\ninterrupted; reporting what finished", flush=True)
+    finally:
+        if "W5" in runs_of:
+            cleanup(args, w5_table, args.w5_preload_client)
     print()
     print(report(results_path))
     return 0

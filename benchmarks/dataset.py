@@ -25,6 +25,9 @@ ARROW_SCHEMA = pa.schema(
         pa.field("flag", pa.bool_()),
     ]
 )
+# W4/W5: the primary-key table (id is its primary key and bucket key)
+PK_COLUMNS = ["id", "k", "v", "s", "ts"]
+PK_ARROW_SCHEMA = pa.schema([ARROW_SCHEMA.field(c) for c in PK_COLUMNS])
 _ALPHABET = np.frombuffer(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", dtype=np.uint8)
 TS_BASE = 1_700_000_000_000
 
@@ -75,6 +78,12 @@ class Dataset:
             {"id": a, "k": b, "ts": c, "v": d, "s": e, "flag": f}
             for a, b, c, d, e, f in zip(*cols)
         ]
+
+    def pk_dicts(self, ids=None) -> list:
+        """One dict per row of the primary-key schema (PK_COLUMNS); ``ids`` replaces ``id``."""
+        ids = self.id if ids is None else ids
+        cols = (ids.tolist(), self.k.tolist(), self.v.tolist(), self.s, self.ts.tolist())
+        return [{"id": a, "k": b, "v": c, "s": d, "ts": e} for a, b, c, d, e in zip(*cols)]
 
     def tuples(self) -> list:
         cols = (self.id.tolist(), self.k.tolist(), self.ts.tolist(), self.v.tolist(), self.s, self.flag.tolist())
@@ -156,3 +165,55 @@ def _first_byte_sum(arr) -> int:
     offsets = np.frombuffer(a.buffers()[1], dtype=np.int32)[a.offset : a.offset + len(a)]
     data = np.frombuffer(a.buffers()[2], dtype=np.uint8)
     return int(data[offsets].astype(np.int64).sum()) if len(a) else 0
+
+
+class PkDataset:
+    """W4 and W5 on the primary-key table (PK_COLUMNS, primary key ``id``), from a fixed seed.
+
+    Phase 1 (inserts): ``n`` rows with the new keys 0..n-1, the values of ``Dataset(n, seed)``.
+    Phase 2 (updates): ``updates`` rows, each with a key drawn uniformly from 0..n-1 (repeats
+    allowed: the last write of a key wins) and the values of ``Dataset(updates, seed + 1)``.
+    W5 looks up the phase-1 table. Every expected row is a dict equal to what a lookup returns.
+    """
+
+    def __init__(self, n: int, updates: int = 0, seed: int = 42):
+        self.n, self.updates, self.seed = n, updates, seed
+        self.base = Dataset(n, seed)
+        self.upd = Dataset(updates, seed + 1)
+        self.update_ids = np.random.default_rng([seed, 4]).integers(0, n, size=updates, dtype=np.int64)
+        # index into the updates of each key's last update, -1 for a key never updated
+        self.last_update = np.full(n, -1, dtype=np.int64)
+        np.maximum.at(self.last_update, self.update_ids, np.arange(updates, dtype=np.int64))
+
+    def insert_dicts(self) -> list:
+        return self.base.pk_dicts()
+
+    def update_dicts(self) -> list:
+        return self.upd.pk_dicts(self.update_ids)
+
+    def logical_bytes(self, phase: str) -> int:
+        """Uncompressed Arrow bytes of a phase's rows (see Dataset.logical_bytes)."""
+        return (self.base if phase == "insert" else self.upd).logical_bytes(PK_COLUMNS)
+
+    def expected_row(self, key: int, after_updates: bool):
+        """The row a lookup of ``key`` must return (None for a key that was never written)."""
+        if not 0 <= key < self.n:
+            return None
+        j = int(self.last_update[key]) if after_updates else -1
+        src, i = (self.upd, j) if j >= 0 else (self.base, key)
+        return {"id": key, "k": int(src.k[i]), "v": float(src.v[i]), "s": src.s[i], "ts": int(src.ts[i])}
+
+    def gate_keys(self, sample: int, misses: int) -> list:
+        """A fixed sample of existing keys (without repeats) plus ``misses`` keys never written."""
+        rng = np.random.default_rng([self.seed, 5])
+        hits = rng.choice(self.n, size=min(sample, self.n), replace=False).tolist()
+        return hits + [self.n + int(x) for x in rng.choice(self.n, size=misses, replace=False)]
+
+    def lookup_keys(self, count: int, miss_ratio: float) -> tuple:
+        """W5's key sequence: ``count`` key dicts (a ``miss_ratio`` share of them keys that do not
+        exist, n..2n-1), and the row each must return (None for a miss)."""
+        rng = np.random.default_rng([self.seed, 6])
+        miss = rng.random(count) < miss_ratio
+        keys = np.where(miss, rng.integers(self.n, 2 * self.n, size=count), rng.integers(0, self.n, size=count))
+        keys = keys.tolist()
+        return [{"id": k} for k in keys], [self.expected_row(k, False) for k in keys]

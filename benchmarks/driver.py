@@ -17,13 +17,24 @@ Workloads (one compression regime per run, --compression NONE|ZSTD):
   W3  scan the table to Arrow, all columns                       -> phase W3.scan_all
       and one column through a projection                       -> phase W3.scan_one_col
       (the table is W2's when W2 ran in this process, else it is loaded untimed first)
+  W4  primary-key table (id BIGINT PK, k INT, v DOUBLE, s STRING, ts BIGINT), dicts prepared
+      before each window, one upsert writer:
+      upsert --rows new keys + flush                            -> phase W4.insert
+      upsert --updates random existing keys + flush             -> phase W4.update
+      each checked by lookups of a fixed sample of keys (last write, and missing keys -> None)
+  W5  point lookups on a preloaded primary-key table of --w5-keys keys, 95% hits: for each
+      of --w5-levels in flight (asyncio tasks each awaiting lookup), --w5-warmup s untimed,
+      then a --w5-seconds window; every answer is checked    -> phase W5.inflight_<level>
+      (the table is --w5-table, preloaded by an earlier --w5-preload-only run, or this run's)
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
+import math
 import os
 import platform
 import resource
@@ -34,9 +45,10 @@ import traceback
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+import numpy as np  # noqa: E402
 import pyarrow as pa  # noqa: E402
 
-from dataset import ARROW_SCHEMA, COLUMNS, Dataset, checksum_columns  # noqa: E402
+from dataset import ARROW_SCHEMA, COLUMNS, PK_ARROW_SCHEMA, Dataset, PkDataset, checksum_columns  # noqa: E402
 
 MiB = 1024 * 1024
 
@@ -54,6 +66,9 @@ KNOBS = {
     "fetch_min_bytes": 1,
     "fetch_wait_max_ms": 500,
     "connect_timeout_ms": 120000,
+    # lookups (pyfluss 1.0.0 has no keys for them: these are its fixed values, the Java client's defaults)
+    "lookup_max_batch_size": 128,
+    "lookup_max_inflight_requests": 128,
 }
 
 
@@ -108,6 +123,8 @@ class OursClient(_Client):
             "client.scanner.log.fetch.min-bytes": str(k["fetch_min_bytes"]),
             "client.scanner.log.fetch.wait-max-time": str(k["fetch_wait_max_ms"]),
             "client.connect-timeout": str(k["connect_timeout_ms"]),
+            "client.lookup.max-batch-size": str(k["lookup_max_batch_size"]),
+            "client.lookup.max-inflight-requests": str(k["lookup_max_inflight_requests"]),
         }
 
     def version_info(self) -> dict:
@@ -139,6 +156,12 @@ class OursClient(_Client):
 
     async def new_writer(self, table):
         return await table.new_append_writer()
+
+    async def new_upsert_writer(self, table):
+        return table.new_upsert()
+
+    async def new_lookuper(self, table):
+        return table.new_lookup()
 
     async def new_scanner(self, table, columns=None):
         scan = table.new_scan()
@@ -217,6 +240,14 @@ class PyflussClient(_Client):
 
     async def new_writer(self, table):
         return table.new_append().create_writer()
+
+    async def new_upsert_writer(self, table):
+        return table.new_upsert().create_writer()
+
+    async def new_lookuper(self, table):
+        # One Lookuper holds a lock across each lookup (see README): lookups through the same
+        # Lookuper run one at a time, each waiting out the 100 ms lookup batch window.
+        return table.new_lookup().create_lookuper()
 
     async def new_scanner(self, table, columns=None):
         scan = table.new_scan()
@@ -299,12 +330,22 @@ class Window:
         }
 
 
+async def timed_writes(write, items, writer, timeout) -> Window:
+    """The window of W1, W2 and W4: from the first ``write(item)`` to ``writer.flush()`` returned."""
+    with Window() as w:
+        for item in items:
+            write(item)
+        await asyncio.wait_for(writer.flush(), timeout)
+    return w
+
+
 # ================================================================================ the run
 
 
 class Run:
     def __init__(self, args):
         self.args = args
+        self.phase = None  # set by the W4/W5 functions, for the failure record
         self.out = open(args.result_file, "a", buffering=1)
         self.base = {
             "run_id": args.run_id,
@@ -380,6 +421,194 @@ def _stored_bytes(data_dir, database, table) -> int | None:
     return total if seen else None
 
 
+# ================================================================================ W4 / W5: primary-key table
+
+
+def pk_descriptor(fluss, args, props):
+    return fluss.TableDescriptor(fluss.Schema(PK_ARROW_SCHEMA, primary_keys=["id"]), bucket_count=args.buckets,
+                                 properties=props)
+
+
+async def lookup_gate(client, table, pk: PkDataset, keys, after_updates: bool, concurrency: int) -> dict:
+    """Untimed check: looks ``keys`` up (``concurrency`` tasks, each with its own Lookuper, so
+    that pyfluss's per-Lookuper lock does not serialize them) and compares every answer with
+    the last write of the key (None for a key never written)."""
+    lookupers = [await client.new_lookuper(table) for _ in range(max(1, min(concurrency, len(keys))))]
+    todo = iter(keys)
+    counts = {"checked": 0, "hits": 0, "misses": 0, "wrong": 0}
+    problems = []
+
+    async def worker(lookuper):
+        for key in todo:  # shared iterator: each key is looked up once
+            got = await lookuper.lookup({"id": key})
+            want = pk.expected_row(key, after_updates)
+            counts["checked"] += 1
+            counts["hits" if want is not None else "misses"] += 1
+            if got != want:
+                counts["wrong"] += 1
+                if len(problems) < 5:
+                    problems.append(f"key {key}: got {got!r}, want {want!r}")
+
+    await asyncio.gather(*(worker(lk) for lk in lookupers))
+    if counts["wrong"]:
+        problems.insert(0, f"{counts['wrong']} of {counts['checked']} gate lookups wrong")
+    return {"gate": counts, "problems": problems}
+
+
+def _gate_keys(args, pk):
+    return pk.gate_keys(args.gate_sample, max(1, args.gate_sample // 20))
+
+
+async def w4_upserts(run, client, args, fresh_table, props) -> bool:
+    """W4: upsert --rows new keys (phase W4.insert), then --updates random existing keys
+    (W4.update), one writer, flush at the end of each phase; a lookup gate after each."""
+    run.phase = "W4.prepare"
+    pk = PkDataset(args.rows, args.updates, args.seed)
+    path, table = await fresh_table("w4", pk_descriptor(client.f, args, props))
+    run.emit(kind="table", workload="W4", table=path.table_path_str(), properties=await client.table_properties(path))
+    writer = await client.new_upsert_writer(table)
+    upsert = writer.upsert
+    gate_keys = _gate_keys(args, pk)
+    ok_all = True
+    for name, make_rows, n, kind in (("W4.insert", pk.insert_dicts, pk.n, "insert"),
+                                     ("W4.update", pk.update_dicts, pk.updates, "update")):
+        if n == 0:
+            continue
+        run.phase = name
+        rows = make_rows()  # before the window
+        run.log(f"{name}: {len(rows)} upserts")
+        w = await timed_writes(upsert, rows, writer, args.phase_timeout)
+        del rows
+        run.phase = f"{name}.gate"
+        gate = await asyncio.wait_for(lookup_gate(client, table, pk, gate_keys, kind == "update", args.gate_concurrency),
+                                      args.phase_timeout)
+        ok = not gate["problems"]
+        run.emit(kind="phase", phase=name, status="ok" if ok else "void", **w.metrics(n, pk.logical_bytes(kind)),
+                 verified_by="lookups of a fixed sample of keys", **gate)
+        ok_all = ok_all and ok
+    return ok_all
+
+
+async def w5_preload(run, client, args, table, pk) -> bool:
+    """Untimed: upserts W5's keys 0..n-1 and checks them with the lookup gate."""
+    run.phase = "W5.preload"
+    writer = await client.new_upsert_writer(table)
+    wall = (await timed_writes(writer.upsert, pk.insert_dicts(), writer, args.phase_timeout)).metrics(pk.n, 0)["wall_s"]
+    gate = await asyncio.wait_for(lookup_gate(client, table, pk, _gate_keys(args, pk), False, args.gate_concurrency),
+                                  args.phase_timeout)
+    run.log(f"W5.preload: {pk.n} keys in {wall:.1f}s, gate {gate['gate']} {gate['problems'] or 'ok'}")
+    run.emit(kind="preload", workload="W5", keys=pk.n, wall_s=wall, **gate)
+    return not gate["problems"]
+
+
+def latency_summary(lat_ns) -> dict:
+    """Percentiles in ms from a log histogram of 100 buckets per decade (each 2.3% wide; a
+    percentile is its bucket's geometric middle, so within 1.2%), and the histogram itself."""
+    if not lat_ns:
+        return {}
+    a = np.maximum(np.asarray(lat_ns, dtype=np.float64), 1.0)
+    idx = np.floor(np.log10(a) * 100).astype(np.int64)
+    first = int(idx.min())
+    counts = np.bincount(idx - first)
+    cum = np.cumsum(counts)
+    out = {"latency_histogram": {"unit": "ns", "buckets_per_decade": 100, "first_bucket": first,
+                                 "counts": counts.tolist()}}
+    for q, key in ((0.5, "p50_ms"), (0.9, "p90_ms"), (0.99, "p99_ms"), (0.999, "p999_ms")):
+        b = int(np.searchsorted(cum, math.ceil(q * int(cum[-1]))))
+        out[key] = 10 ** ((first + b + 0.5) / 100) / 1e6
+    out["max_ms"] = float(a.max()) / 1e6
+    return out
+
+
+async def lookup_level(lookups, keys, expected, warmup_s, seconds, timeout) -> tuple:
+    """One W5 level: a task per entry of ``lookups`` (a bound ``lookup`` method), each awaiting
+    one lookup at a time, the keys taken in turn from ``keys``; ``warmup_s`` untimed, then a
+    ``seconds`` window in which every completed lookup's latency is recorded. Every answer (also
+    in the warm-up) is compared with ``expected``. Returns (window, latencies in ns, state)."""
+    st = type("LevelState", (), {})()
+    st.measuring, st.stop, st.wrong, st.examples = False, False, 0, []
+    lat = []
+    record = lat.append
+    take = itertools.count().__next__
+    m = len(keys)
+    clock = time.perf_counter_ns
+
+    async def worker(lookup):
+        while not st.stop:
+            j = take() % m
+            t0 = clock()
+            got = await lookup(keys[j])
+            t1 = clock()
+            if st.measuring:
+                record(t1 - t0)
+            if got != expected[j]:
+                st.wrong += 1
+                if len(st.examples) < 5:
+                    st.examples.append(f"{keys[j]}: got {got!r}, want {expected[j]!r}")
+
+    tasks = [asyncio.ensure_future(worker(lk)) for lk in lookups]
+    try:
+        await asyncio.sleep(warmup_s)
+        with Window() as w:
+            st.measuring = True
+            await asyncio.sleep(seconds)
+            st.measuring = False
+    finally:
+        st.stop = True
+        # lookups still queued (pyfluss: behind one Lookuper's lock) need not finish: cancel
+        # what is still pending after a grace period; a worker's own error is raised
+        _, pending = await asyncio.wait(tasks, timeout=min(timeout, 5))
+        for t in pending:
+            t.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        for t in tasks:
+            if t not in pending and t.exception() is not None:
+                raise t.exception()
+    return w, lat, st
+
+
+async def w5_lookups(run, client, args, fresh_table, props) -> bool:
+    """W5: point lookups with each of --w5-levels in flight on a table of --w5-keys keys."""
+    run.phase = "W5.prepare"
+    fluss = client.f
+    pk = PkDataset(args.w5_keys, 0, args.seed)
+    desc = pk_descriptor(fluss, args, props)
+    if args.w5_table and not args.w5_preload_only:
+        path = fluss.TablePath(args.database, args.w5_table)  # preloaded by an earlier process
+        table = await client.get_table(path)
+    else:
+        path, table = await fresh_table("w5", desc, name=args.w5_table, keep=args.w5_preload_only)
+        if not await w5_preload(run, client, args, table, pk):
+            return False
+        if args.w5_preload_only:
+            return True
+    run.emit(kind="table", workload="W5", table=path.table_path_str(), properties=await client.table_properties(path))
+    keys, expected = pk.lookup_keys(args.w5_key_count, args.w5_miss_ratio)  # before the windows
+    levels = [int(x) for x in args.w5_levels.split(",") if x.strip()]
+    if args.w5_lookupers == "shared":
+        shared = await client.new_lookuper(table)
+        pool = [shared] * max(levels)
+    else:
+        pool = [await client.new_lookuper(table) for _ in range(max(levels))]
+    ok_all = True
+    for level in levels:
+        name = f"W5.inflight_{level}"
+        run.phase = name
+        run.log(f"{name}: {args.w5_warmup:g}s warm-up + {args.w5_seconds:g}s, lookupers {args.w5_lookupers}")
+        w, lat, st = await lookup_level([lk.lookup for lk in pool[:level]], keys, expected, args.w5_warmup,
+                                        args.w5_seconds, args.phase_timeout)
+        problems = ([f"{st.wrong} lookups returned a wrong row or None (warm-up included)"] + st.examples) if st.wrong else []
+        if not lat:
+            problems.append("no lookup completed in the window")
+        ok = not problems
+        run.emit(kind="phase", phase=name, status="ok" if ok else "void", in_flight=level,
+                 lookupers=args.w5_lookupers, miss_ratio=args.w5_miss_ratio, **w.metrics(len(lat), 0),
+                 **latency_summary(lat), wrong=st.wrong, problems=problems)
+        del lat
+        ok_all = ok_all and ok
+    return ok_all
+
+
 async def main_async(args) -> int:
     if args.cleanup:
         return await cleanup(args)
@@ -393,10 +622,11 @@ async def main_async(args) -> int:
              config=client.config(), executable=sys.executable)
 
     workloads = [w.strip().upper() for w in args.workloads.split(",") if w.strip()]
-    t_prep = time.perf_counter()
-    ds = Dataset(args.rows, args.seed)
-    run.log(f"dataset {ds.n} rows generated in {time.perf_counter() - t_prep:.1f}s")
-    all_bytes = ds.logical_bytes()
+    if any(w in workloads for w in ("W1", "W2", "W3")):
+        t_prep = time.perf_counter()
+        ds = Dataset(args.rows, args.seed)
+        run.log(f"dataset {ds.n} rows generated in {time.perf_counter() - t_prep:.1f}s")
+        all_bytes = ds.logical_bytes()
     props = {"table.log.arrow.compression.type": args.compression}
     if args.compression == "ZSTD":
         props["table.log.arrow.compression.zstd.level"] = "3"
@@ -408,12 +638,14 @@ async def main_async(args) -> int:
         await client.connect()
         await client.create_database(args.database)
 
-        async def fresh_table(tag):
-            path = fluss.TablePath(args.database, f"{args.table_prefix}_{tag}")
+        async def fresh_table(tag, desc=None, name=None, keep=False):
+            path = fluss.TablePath(args.database, name or f"{args.table_prefix}_{tag}")
             await client.drop_table(path)  # leftovers of an earlier killed run with the same id
-            desc = fluss.TableDescriptor(fluss.Schema(ARROW_SCHEMA), bucket_count=args.buckets, properties=props)
+            if desc is None:
+                desc = fluss.TableDescriptor(fluss.Schema(ARROW_SCHEMA), bucket_count=args.buckets, properties=props)
             await client.create_table(path, desc)
-            created.append(path)
+            if not keep:
+                created.append(path)
             return path, await client.get_table(path)
 
         async def read_phase(name, table, columns, timed=True):
@@ -440,10 +672,7 @@ async def main_async(args) -> int:
             append = writer.append
             phase = "W1.append_dicts"
             run.log(f"{phase}: {len(rows)} rows")
-            with Window() as w:
-                for r in rows:
-                    append(r)
-                await asyncio.wait_for(writer.flush(), args.phase_timeout)
+            w = await timed_writes(append, rows, writer, args.phase_timeout)
             del rows
             run.emit(kind="stored", workload="W1", stored_bytes=_stored_bytes(args.server_data_dir, args.database, path.table_name),
                      logical_bytes=all_bytes)
@@ -468,10 +697,7 @@ async def main_async(args) -> int:
             if "W2" in workloads:
                 phase = "W2.write_arrow_batch"
                 run.log(f"{phase}: {len(batches)} batches of <= {args.batch_rows} rows")
-                with Window() as w:
-                    for b in batches:
-                        wab(b)
-                    await asyncio.wait_for(writer.flush(), args.phase_timeout)
+                w = await timed_writes(wab, batches, writer, args.phase_timeout)
                 m = w.metrics(ds.n, all_bytes)
             else:
                 phase = "W3.load"
@@ -501,9 +727,16 @@ async def main_async(args) -> int:
                          verified_by=verified_by, problems=details["problems"])
                 if not ok_all:
                     status = "void"
+
+        # ---------------------------------------------------------------------- W4 / W5
+        if "W4" in workloads and not await w4_upserts(run, client, args, fresh_table, props):
+            status = "void"
+        if "W5" in workloads and not await w5_lookups(run, client, args, fresh_table, props):
+            status = "void"
         phase = "cleanup"
     except BaseException as e:  # noqa: BLE001 - every failure is recorded
         status = "failed"
+        phase = run.phase or phase
         tb = traceback.format_exc()
         run.log(f"FAILED in {phase}: {e!r}\n{tb}")
         run.emit(kind="phase", phase=phase, status="failed",
@@ -522,19 +755,56 @@ async def main_async(args) -> int:
             run.log(f"close failed: {e!r}")
             run.emit(kind="close_failed", error=f"{type(e).__name__}: {e}")
     run.emit(kind="run_end", status=status, max_rss_mib=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
-    return 0 if status == "ok" else 2
+    return {"ok": 0, "void": 2}.get(status, 3)
+
+
+# W4/W5 options, shared with compare.py (which passes them on to every W4/W5 run)
+PK_OPTIONS = [
+    ("--updates", dict(type=int, default=None, help="W4 phase-2 updates of random existing keys (default --rows)")),
+    ("--gate-sample", dict(type=int, default=4000, help="W4/W5 gate: existing keys looked up after each W4 phase and "
+                                                        "after the W5 preload (plus 1/20 as many missing keys)")),
+    ("--gate-concurrency", dict(type=int, default=128, help="lookups in flight during a gate (one Lookuper each)")),
+    ("--w5-keys", dict(type=int, default=None, help="keys of the W5 table (default --rows)")),
+    ("--w5-levels", dict(default="1,4,16,64,256", help="lookups in flight, one W5 phase each")),
+    ("--w5-seconds", dict(type=float, default=20, help="timed window per W5 level")),
+    ("--w5-warmup", dict(type=float, default=5, help="untimed warm-up before each W5 level, at that level")),
+    ("--w5-miss-ratio", dict(type=float, default=0.05, help="share of W5 lookups of keys that do not exist")),
+    ("--w5-key-count", dict(type=int, default=200_000, help="length of W5's prepared key sequence (cycled)")),
+    ("--w5-lookupers", dict(choices=["shared", "per-task"], default="shared",
+                            help="W5: one Lookuper shared by every task (default), or one per task")),
+]
+
+
+def add_pk_options(parser):
+    for flag, kw in PK_OPTIONS:
+        parser.add_argument(flag, **kw)
+
+
+def pk_option_argv(args) -> list:
+    """The PK_OPTIONS of ``args`` as driver arguments (those left at None are not passed)."""
+    argv = []
+    for flag, _ in PK_OPTIONS:
+        value = getattr(args, flag[2:].replace("-", "_"))
+        if value is not None:
+            argv += [flag, str(value)]
+    return argv
 
 
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--client", required=True, choices=sorted(CLIENTS))
-    p.add_argument("--workloads", default="W1", help="comma-separated subset of W1,W2,W3")
+    p.add_argument("--workloads", default="W1", help="comma-separated subset of W1,W2,W3,W4,W5")
     p.add_argument("--compression", default="NONE", choices=["NONE", "ZSTD"])
     p.add_argument("--rows", type=int, default=1_000_000)
     p.add_argument("--seed", type=int, default=42)
     p.add_argument("--batch-rows", type=int, default=65536, help="rows per RecordBatch in W2/W3")
     p.add_argument("--project-column", default="id", choices=COLUMNS, help="the column W3.scan_one_col keeps")
     p.add_argument("--buckets", type=int, default=3)
+    add_pk_options(p)
+    p.add_argument("--w5-table", default=None,
+                   help="table of --database preloaded by an earlier --w5-preload-only run (not dropped); "
+                        "default: a table of this run, preloaded untimed")
+    p.add_argument("--w5-preload-only", action="store_true", help="create and preload --w5-table, then exit")
     p.add_argument("--bootstrap", default="127.0.0.1:9123")
     p.add_argument("--database", default="bench")
     p.add_argument("--table-prefix", default=None, help="default: <client>_<run id>")
@@ -551,6 +821,12 @@ def parse_args(argv=None):
         a.run_id = f"{a.client}-{os.getpid()}"
     if a.table_prefix is None:
         a.table_prefix = a.run_id.replace("-", "_").replace(".", "_").lower()
+    if a.updates is None:
+        a.updates = a.rows
+    if a.w5_keys is None:
+        a.w5_keys = a.rows
+    if a.w5_preload_only and not a.w5_table:
+        p.error("--w5-preload-only needs --w5-table")
     return a
 
 
