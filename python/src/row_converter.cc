@@ -9,6 +9,7 @@
 #include <arrow/type.h>
 
 #include "bridge.h"
+#include "fluss/row/data_type.h"
 
 namespace fluss::py {
 
@@ -95,34 +96,38 @@ RowConverter::RowConverter(std::shared_ptr<arrow::Schema> schema, RowShape shape
     Column c;
     c.name = f->name();
     c.py_name = PyUnicode_InternFromString(c.name.c_str());
-    switch (f->type()->id()) {
-      case arrow::Type::BOOL: c.kind = Kind::kBool; break;
-      case arrow::Type::INT8:
-      case arrow::Type::INT16:
-      case arrow::Type::INT32:
-      case arrow::Type::INT64: c.kind = Kind::kInt; break;
-      case arrow::Type::FLOAT:
-      case arrow::Type::DOUBLE: c.kind = Kind::kFloat; break;
-      case arrow::Type::STRING: c.kind = Kind::kString; break;
-      case arrow::Type::BINARY:
-      case arrow::Type::FIXED_SIZE_BINARY: c.kind = Kind::kBinary; break;
-      case arrow::Type::DATE32: c.kind = Kind::kDate; break;
-      case arrow::Type::TIME32:
-      case arrow::Type::TIME64:
-        c.kind = Kind::kTime;
-        c.units_per_second = UnitsPerSecond(static_cast<const arrow::TimeType&>(*f->type()).unit());
-        break;
-      case arrow::Type::TIMESTAMP: {
-        const auto& t = static_cast<const arrow::TimestampType&>(*f->type());
-        c.kind = t.timezone().empty() ? Kind::kTimestampNtz : Kind::kTimestampLtz;
-        c.units_per_second = UnitsPerSecond(t.unit());
-        break;
+    // The column's Fluss type (the one Arrow -> Fluss map); a type without one was rejected
+    // earlier by the table schema mapping.
+    auto type = row::DataTypeOf(*f);
+    c.kind = Kind::kBinary;
+    if (type.ok()) {
+      switch (type->root) {
+        case row::TypeRoot::kBoolean: c.kind = Kind::kBool; break;
+        case row::TypeRoot::kTinyInt:
+        case row::TypeRoot::kSmallInt:
+        case row::TypeRoot::kInt:
+        case row::TypeRoot::kBigInt: c.kind = Kind::kInt; break;
+        case row::TypeRoot::kFloat:
+        case row::TypeRoot::kDouble: c.kind = Kind::kFloat; break;
+        case row::TypeRoot::kChar:
+        case row::TypeRoot::kString: c.kind = Kind::kString; break;
+        case row::TypeRoot::kBytes:
+        case row::TypeRoot::kBinary: c.kind = Kind::kBinary; break;
+        case row::TypeRoot::kDate: c.kind = Kind::kDate; break;
+        case row::TypeRoot::kTime:
+          c.kind = Kind::kTime;
+          c.units_per_second = UnitsPerSecond(static_cast<arrow::TimeUnit::type>(type->unit));
+          break;
+        case row::TypeRoot::kTimestamp:
+        case row::TypeRoot::kTimestampLtz:
+          c.kind = type->root == row::TypeRoot::kTimestamp ? Kind::kTimestampNtz : Kind::kTimestampLtz;
+          c.units_per_second = UnitsPerSecond(static_cast<arrow::TimeUnit::type>(type->unit));
+          break;
+        case row::TypeRoot::kDecimal:
+          c.kind = Kind::kDecimal;
+          c.scale = type->scale;
+          break;
       }
-      case arrow::Type::DECIMAL128:
-        c.kind = Kind::kDecimal;
-        c.scale = static_cast<const arrow::Decimal128Type&>(*f->type()).scale();
-        break;
-      default: c.kind = Kind::kBinary; break;  // rejected earlier by the table schema mapping
     }
     columns_.push_back(std::move(c));
   }

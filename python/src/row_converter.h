@@ -1,5 +1,5 @@
 // Python row (dict, list, tuple) -> fluss::Value per column, with the conversion chosen per
-// column once (from the table's Arrow schema).
+// column once (from the column's Fluss type, row/data_type.h, of the table's Arrow schema).
 //
 // Thread affinity: the calling thread, GIL held. Values point into the Python objects of the
 // row (UTF-8 of str, bytes buffers), which must stay alive while the Values are used.

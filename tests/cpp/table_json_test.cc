@@ -20,6 +20,7 @@
 #include <arrow/util/key_value_metadata.h>
 
 #include "fluss/metadata/table_json.h"
+#include "fluss/row/data_type.h"
 
 namespace {
 
@@ -160,6 +161,26 @@ TEST(TableJson, OtherArrowUnitsAndAliases) {
     ASSERT_TRUE(t.ok()) << c.type->ToString();
     EXPECT_EQ(t->dump(), c.json) << c.type->ToString();
   }
+}
+
+TEST(TableJson, CharFieldsAreWrittenAsString) {
+  // A utf8 field marked CHAR(n) (row::kCharLengthMetadataKey) is created as STRING, as before
+  // table_json used the one type map (row/data_type.h).
+  auto f = arrow::field("code", arrow::utf8(), false,
+                        arrow::key_value_metadata({fluss::row::kCharLengthMetadataKey}, {"4"}));
+  auto t = fluss::metadata::ArrowFieldToFlussType(*f);
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  EXPECT_EQ(t->dump(), R"({"type":"STRING","nullable":false})");
+}
+
+TEST(TableJson, JsonTypeNamesRoundTrip) {
+  // The JSON names of the one map read back to their type roots; others are not mapped.
+  for (int r = 0; r <= static_cast<int>(fluss::row::TypeRoot::kTimestampLtz); ++r) {
+    const auto root = static_cast<fluss::row::TypeRoot>(r);
+    EXPECT_EQ(fluss::row::TypeRootOfJsonName(fluss::row::JsonTypeName(root)), root) << fluss::row::JsonTypeName(root);
+  }
+  EXPECT_FALSE(fluss::row::TypeRootOfJsonName("ARRAY").has_value());
+  EXPECT_FALSE(fluss::row::TypeRootOfJsonName("INT").has_value());  // the JSON name is INTEGER
 }
 
 TEST(TableJson, UnsupportedArrowTypeNamesTheColumn) {

@@ -3,6 +3,8 @@
 #include "fluss/metadata/table_json.h"
 #include "fluss/proto/fluss_api.pb.h"
 #include "fluss/protocol/errors.h"
+#include "fluss/protocol/get_table_info.h"
+#include "fluss/protocol/metadata_request.h"
 
 namespace fluss::metadata {
 
@@ -94,7 +96,8 @@ asio::awaitable<Status> Cluster::Bootstrap() {
     if (closed()) co_return Status::Closed("the connection is closed");
     for (size_t i = 0; i < bootstrap_.size(); ++i) {
       auto conn = BootstrapConnection(i);
-      proto::MetadataRequest req;
+      const std::vector<TablePath> none;  // the servers only
+      const proto::MetadataRequest req = protocol::MakeMetadataRequest(none);
       auto resp = co_await Call<proto::MetadataResponse>(conn, ApiKey::GET_METADATA, req);
       if (!resp.ok()) {
         last = resp.status();
@@ -119,12 +122,7 @@ asio::awaitable<Status> Cluster::Bootstrap() {
 }
 
 asio::awaitable<Status> Cluster::RefreshMetadata(const std::vector<TablePath>& tables) {
-  proto::MetadataRequest req;
-  for (const auto& t : tables) {
-    auto* p = req.add_table_path();
-    p->set_database_name(t.database_name);
-    p->set_table_name(t.table_name);
-  }
+  const proto::MetadataRequest req = protocol::MakeMetadataRequest(tables);
   // Ask the coordinator (the source of truth for assignments) when known, else any tablet
   // server, else the bootstrap servers.
   std::vector<std::shared_ptr<net::ServerConnection>> targets;
@@ -167,9 +165,7 @@ asio::awaitable<Status> Cluster::WaitForLeaders(const TablePath& path, int32_t n
 }
 
 asio::awaitable<Result<TableInfo>> Cluster::FetchTableInfo(TablePath p) {
-  proto::GetTableInfoRequest req;
-  req.mutable_table_path()->set_database_name(p.database_name);
-  req.mutable_table_path()->set_table_name(p.table_name);
+  const proto::GetTableInfoRequest req = protocol::MakeGetTableInfoRequest(p);
   auto resp = co_await CallCoordinator<proto::GetTableInfoResponse>(ApiKey::GET_TABLE_INFO, req);
   if (!resp.ok()) co_return resp.status().WithContext("table " + p.ToString());
   auto desc = TableDescriptorFromJson(resp->table_json());
@@ -187,14 +183,9 @@ asio::awaitable<Result<TableInfo>> Cluster::FetchTableInfo(TablePath p) {
 
 asio::awaitable<Result<std::pair<int64_t, std::map<int32_t, int32_t>>>> Cluster::PartitionLeaders(
     const TablePath& path, const std::string& partition_name) {
-  proto::MetadataRequest req;
-  auto* t = req.add_table_path();
-  t->set_database_name(path.database_name);
-  t->set_table_name(path.table_name);
-  auto* pp = req.add_partitions_path();
-  pp->set_database_name(path.database_name);
-  pp->set_table_name(path.table_name);
-  pp->set_partition_name(partition_name);
+  const std::vector<TablePath> tables{path};
+  const std::vector<protocol::PartitionPath> partitions{protocol::PartitionPath{path, partition_name}};
+  const proto::MetadataRequest req = protocol::MakeMetadataRequest(tables, partitions);
   auto conn = co_await Coordinator();
   if (!conn.ok()) co_return conn.status();
   auto resp = co_await Call<proto::MetadataResponse>(*conn, ApiKey::GET_METADATA, req);

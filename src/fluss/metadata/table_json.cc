@@ -5,117 +5,73 @@
 
 #include <set>
 
+#include "fluss/row/data_type.h"
+
 namespace fluss::metadata {
 
 using ojson = nlohmann::ordered_json;
 using json = nlohmann::json;
 
-namespace {
-
-int PrecisionOf(arrow::TimeUnit::type unit) {
-  switch (unit) {
-    case arrow::TimeUnit::SECOND: return 0;
-    case arrow::TimeUnit::MILLI: return 3;
-    case arrow::TimeUnit::MICRO: return 6;
-    case arrow::TimeUnit::NANO: return 9;
-  }
-  return 6;
-}
-
-arrow::TimeUnit::type UnitOf(int precision) {
-  if (precision == 0) return arrow::TimeUnit::SECOND;
-  if (precision <= 3) return arrow::TimeUnit::MILLI;
-  if (precision <= 6) return arrow::TimeUnit::MICRO;
-  return arrow::TimeUnit::NANO;
-}
-
-ojson Typed(const char* name) {
-  ojson t;
-  t["type"] = name;
-  return t;
-}
-
-}  // namespace
+using row::TypeRoot;
 
 Result<ojson> ArrowFieldToFlussType(const arrow::Field& field) {
-  const auto& type = *field.type();
-  ojson t;
-  switch (type.id()) {
-    case arrow::Type::BOOL: t = Typed("BOOLEAN"); break;
-    case arrow::Type::INT8: t = Typed("TINYINT"); break;
-    case arrow::Type::INT16: t = Typed("SMALLINT"); break;
-    case arrow::Type::INT32: t = Typed("INTEGER"); break;
-    case arrow::Type::INT64: t = Typed("BIGINT"); break;
-    case arrow::Type::FLOAT: t = Typed("FLOAT"); break;
-    case arrow::Type::DOUBLE: t = Typed("DOUBLE"); break;
-    case arrow::Type::STRING:
-    case arrow::Type::LARGE_STRING: t = Typed("STRING"); break;
-    case arrow::Type::BINARY:
-    case arrow::Type::LARGE_BINARY: t = Typed("BYTES"); break;
-    case arrow::Type::FIXED_SIZE_BINARY:
-      t = Typed("BINARY");
-      t["length"] = static_cast<const arrow::FixedSizeBinaryType&>(type).byte_width();
+  FLUSS_ASSIGN_OR_RETURN(row::DataType t, row::DataTypeOf(field));
+  // CHAR(n) (a utf8 field with row::kCharLengthMetadataKey) goes to the server as STRING, as it
+  // always has: the table is created with STRING columns.
+  if (t.root == TypeRoot::kChar) t.root = TypeRoot::kString;
+  ojson j;
+  j["type"] = row::JsonTypeName(t.root);
+  // Java's DataTypeJsonSerde writes "nullable" right after "type", before length/precision.
+  if (!t.nullable) j["nullable"] = false;
+  switch (t.root) {
+    case TypeRoot::kBinary:
+      j["length"] = t.length;
       break;
-    case arrow::Type::DECIMAL128: {
-      const auto& d = static_cast<const arrow::Decimal128Type&>(type);
-      t = Typed("DECIMAL");
-      t["precision"] = d.precision();
-      t["scale"] = d.scale();
+    case TypeRoot::kDecimal:
+      j["precision"] = t.precision;
+      j["scale"] = t.scale;
       break;
-    }
-    case arrow::Type::DATE32: t = Typed("DATE"); break;
-    case arrow::Type::TIME32:
-    case arrow::Type::TIME64:
-      t = Typed("TIME_WITHOUT_TIME_ZONE");
-      t["precision"] = PrecisionOf(static_cast<const arrow::TimeType&>(type).unit());
+    case TypeRoot::kTime:
+    case TypeRoot::kTimestamp:
+    case TypeRoot::kTimestampLtz:
+      j["precision"] = t.precision;
       break;
-    case arrow::Type::TIMESTAMP: {
-      const auto& ts = static_cast<const arrow::TimestampType&>(type);
-      t = Typed(ts.timezone().empty() ? "TIMESTAMP_WITHOUT_TIME_ZONE"
-                                      : "TIMESTAMP_WITH_LOCAL_TIME_ZONE");
-      t["precision"] = PrecisionOf(ts.unit());
-      break;
-    }
     default:
-      return Status::InvalidArgument("column '" + field.name() + "': Arrow type " +
-                                     type.ToString() + " has no Fluss equivalent");
+      break;
   }
-  if (!field.nullable()) {
-    // Java's DataTypeJsonSerde writes "nullable" right after "type", before length/precision.
-    ojson ordered = Typed(t["type"].get<std::string>().c_str());
-    ordered["nullable"] = false;
-    for (auto it = t.begin(); it != t.end(); ++it)
-      if (it.key() != "type") ordered[it.key()] = it.value();
-    t = std::move(ordered);
-  }
-  return t;
+  return j;
 }
 
 Result<std::shared_ptr<arrow::DataType>> FlussTypeToArrow(const json& t) {
   if (!t.is_object() || !t.contains("type") || !t["type"].is_string())
     return Status::Protocol("data_type without 'type'");
   const std::string name = t["type"].get<std::string>();
-  auto precision = [&](int def) { return t.contains("precision") ? t["precision"].get<int>() : def; };
-  if (name == "BOOLEAN") return arrow::boolean();
-  if (name == "TINYINT") return arrow::int8();
-  if (name == "SMALLINT") return arrow::int16();
-  if (name == "INTEGER") return arrow::int32();
-  if (name == "BIGINT") return arrow::int64();
-  if (name == "FLOAT") return arrow::float32();
-  if (name == "DOUBLE") return arrow::float64();
-  if (name == "STRING" || name == "CHAR") return arrow::utf8();
-  if (name == "BYTES") return arrow::binary();
-  if (name == "BINARY") return arrow::fixed_size_binary(t.value("length", 1));
-  if (name == "DECIMAL") return arrow::decimal128(t.value("precision", 10), t.value("scale", 0));
-  if (name == "DATE") return arrow::date32();
-  if (name == "TIME_WITHOUT_TIME_ZONE") {
-    auto unit = UnitOf(precision(0));
-    if (unit == arrow::TimeUnit::SECOND || unit == arrow::TimeUnit::MILLI) return arrow::time32(unit);
-    return arrow::time64(unit);
+  const auto root = row::TypeRootOfJsonName(name);
+  if (!root) return Status::Unsupported("Fluss type " + name + " is not supported by this client yet");
+  // Missing lengths and precisions take Fluss's defaults.
+  row::DataType type;
+  type.root = *root;
+  switch (*root) {
+    case TypeRoot::kChar:
+    case TypeRoot::kBinary:
+      type.length = t.value("length", 1);
+      break;
+    case TypeRoot::kDecimal:
+      type.precision = t.value("precision", 10);
+      type.scale = t.value("scale", 0);
+      break;
+    case TypeRoot::kTime:
+      type.precision = t.value("precision", 0);
+      break;
+    case TypeRoot::kTimestamp:
+    case TypeRoot::kTimestampLtz:
+      type.precision = t.value("precision", 6);
+      break;
+    default:
+      break;
   }
-  if (name == "TIMESTAMP_WITHOUT_TIME_ZONE") return arrow::timestamp(UnitOf(precision(6)));
-  if (name == "TIMESTAMP_WITH_LOCAL_TIME_ZONE") return arrow::timestamp(UnitOf(precision(6)), "UTC");
-  return Status::Unsupported("Fluss type " + name + " is not supported by this client yet");
+  // (CHAR(n) reads as a plain utf8 field, without the CHAR length metadata.)
+  return row::ArrowTypeOf(type);
 }
 
 Result<std::string> TableDescriptorToJson(const TableDescriptor& d) {

@@ -1,5 +1,5 @@
-// Table and database JSON (protocol-rpc.md sections 6 and 7) <-> public metadata types, and
-// the Fluss <-> Arrow type mapping (protocol-data.md section 11).
+// Table and database JSON (protocol-rpc.md sections 6 and 7) <-> public metadata types. Column
+// types go through the one Arrow <-> Fluss map, row/data_type.h (protocol-data.md section 11).
 #pragma once
 
 #include <string>
@@ -13,10 +13,12 @@
 namespace fluss::metadata {
 
 /// Fluss DataType JSON of an Arrow field type, e.g. {"type":"INTEGER"}; "nullable":false for a
-/// non-nullable field. Fails with InvalidArgument naming the field for unsupported types.
+/// non-nullable field. CHAR(n) fields are written as STRING. Fails with InvalidArgument naming
+/// the field for unsupported types (row::DataTypeOf).
 Result<nlohmann::ordered_json> ArrowFieldToFlussType(const arrow::Field& field);
 
-/// Arrow type of a Fluss DataType JSON object; TIMESTAMP_LTZ becomes timestamp(unit, "UTC").
+/// Arrow type of a Fluss DataType JSON object (row::ArrowTypeOf); TIMESTAMP_LTZ becomes
+/// timestamp(unit, "UTC"), CHAR(n) utf8.
 Result<std::shared_ptr<arrow::DataType>> FlussTypeToArrow(const nlohmann::json& type);
 
 /// The JSON a Java client sends in CreateTableRequest.table_json for `descriptor`

@@ -1,53 +1,43 @@
 #include "fluss/protocol/produce_log.h"
 
-#include "fluss/util/bytes.h"
+#include "fluss/protocol/wire.h"
 
 namespace fluss::protocol {
 
-void PutVarint(std::string* out, uint64_t v) { util::AppendVarint64(out, v); }
+std::vector<EncodedPiece> StartWriteRequest(int32_t acks, int64_t table_id, int32_t timeout_ms, size_t reserve) {
+  std::vector<EncodedPiece> pieces(1);
+  std::string* head = &pieces.back().bytes;
+  head->assign(reserve, '\0');
+  wire::AppendInt32(head, 1, acks);
+  wire::AppendInt64(head, 2, table_id);
+  wire::AppendInt32(head, 3, timeout_ms);
+  return pieces;
+}
 
-namespace {
-constexpr uint8_t Tag(int field, int wire_type) { return static_cast<uint8_t>(field << 3 | wire_type); }
-// int32 fields are varints of the value sign-extended to 64 bits.
-uint64_t Int32Wire(int32_t v) { return static_cast<uint64_t>(static_cast<int64_t>(v)); }
-}  // namespace
-
-std::vector<EncodedPiece> EncodeProduceLogRequest(int32_t acks, int64_t table_id, int32_t timeout_ms,
-                                                  const std::vector<ProduceBucket>& buckets, size_t reserve) {
-  std::vector<EncodedPiece> pieces;
-  EncodedPiece head;
-  head.bytes.assign(reserve, '\0');
-  head.bytes.push_back(static_cast<char>(Tag(1, 0)));
-  PutVarint(&head.bytes, Int32Wire(acks));
-  head.bytes.push_back(static_cast<char>(Tag(2, 0)));
-  PutVarint(&head.bytes, static_cast<uint64_t>(table_id));
-  head.bytes.push_back(static_cast<char>(Tag(3, 0)));
-  PutVarint(&head.bytes, Int32Wire(timeout_ms));
-  pieces.push_back(std::move(head));
-  std::string* cur = &pieces.back().bytes;
+void AppendBucketRecords(std::vector<EncodedPiece>* pieces, int field, const std::vector<ProduceBucket>& buckets) {
+  std::string* cur = &pieces->back().bytes;
   for (const auto& b : buckets) {
-    // The PbProduceLogReqForBucket message: its length covers the fields and the records.
+    // The per-bucket message: its length covers the leading fields and the borrowed records.
     std::string inner;
-    if (b.partition_id) {
-      inner.push_back(static_cast<char>(Tag(1, 0)));
-      PutVarint(&inner, static_cast<uint64_t>(*b.partition_id));
-    }
-    inner.push_back(static_cast<char>(Tag(2, 0)));
-    PutVarint(&inner, Int32Wire(b.bucket_id));
-    inner.push_back(static_cast<char>(Tag(3, 2)));
-    PutVarint(&inner, b.size);
-    const size_t message_size = inner.size() + b.size;
-    cur->push_back(static_cast<char>(Tag(4, 2)));
-    PutVarint(cur, message_size);
+    if (b.partition_id) wire::AppendInt64(&inner, 1, *b.partition_id);
+    wire::AppendInt32(&inner, 2, b.bucket_id);
+    wire::AppendLengthDelimitedHeader(&inner, 3, b.size);
+    wire::AppendLengthDelimitedHeader(cur, field, inner.size() + b.size);
     cur->append(inner);
     EncodedPiece records;
     records.owner = b.owner;
     records.data = b.records;
     records.size = b.size;
-    pieces.push_back(std::move(records));
-    pieces.emplace_back();  // owned bytes of the next bucket, if any
-    cur = &pieces.back().bytes;
+    pieces->push_back(std::move(records));
+    pieces->emplace_back();  // owned bytes that follow, if any
+    cur = &pieces->back().bytes;
   }
+}
+
+std::vector<EncodedPiece> EncodeProduceLogRequest(int32_t acks, int64_t table_id, int32_t timeout_ms,
+                                                  const std::vector<ProduceBucket>& buckets, size_t reserve) {
+  std::vector<EncodedPiece> pieces = StartWriteRequest(acks, table_id, timeout_ms, reserve);
+  AppendBucketRecords(&pieces, 4, buckets);
   if (pieces.back().owner == nullptr && pieces.back().bytes.empty()) pieces.pop_back();
   return pieces;
 }

@@ -35,7 +35,14 @@ struct EncodedPiece {
 std::vector<EncodedPiece> EncodeProduceLogRequest(int32_t acks, int64_t table_id, int32_t timeout_ms,
                                                   const std::vector<ProduceBucket>& buckets, size_t reserve);
 
-/// Appends the protobuf varint of `v` (negative int32 values are sign-extended to 10 bytes).
-void PutVarint(std::string* out, uint64_t v);
+/// The first piece of a ProduceLog or PutKv request, whose leading fields are the same:
+/// `reserve` zero bytes, then 1 acks int32 | 2 table_id int64 | 3 timeout_ms int32.
+std::vector<EncodedPiece> StartWriteRequest(int32_t acks, int64_t table_id, int32_t timeout_ms, size_t reserve);
+
+/// Appends one per-bucket message { 1 partition_id int64 opt | 2 bucket_id int32 | 3 records bytes }
+/// per bucket, as length-delimited field `field`, to the owned bytes of `pieces->back()`; each
+/// bucket's records become a borrowed piece, followed by a new (maybe empty) owned piece for the
+/// fields after it. The shared bucket loop of ProduceLog (field 4) and PutKv (field 5).
+void AppendBucketRecords(std::vector<EncodedPiece>* pieces, int field, const std::vector<ProduceBucket>& buckets);
 
 }  // namespace fluss::protocol

@@ -71,6 +71,14 @@ const char* JsonTypeName(TypeRoot root) {
   return "?";
 }
 
+std::optional<TypeRoot> TypeRootOfJsonName(std::string_view name) {
+  for (int r = 0; r <= static_cast<int>(TypeRoot::kTimestampLtz); ++r) {
+    const auto root = static_cast<TypeRoot>(r);
+    if (name == JsonTypeName(root)) return root;
+  }
+  return std::nullopt;
+}
+
 int32_t PrecisionOfUnit(int unit) {
   switch (static_cast<arrow::TimeUnit::type>(unit)) {
     case arrow::TimeUnit::SECOND: return 0;

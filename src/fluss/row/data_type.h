@@ -24,7 +24,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <arrow/type_fwd.h>
@@ -89,6 +91,9 @@ struct DataType {
 /// Name of the type root in Fluss's DataType JSON ("INTEGER", "TIME_WITHOUT_TIME_ZONE",
 /// "TIMESTAMP_WITH_LOCAL_TIME_ZONE", ...; protocol-rpc.md 7.3).
 const char* JsonTypeName(TypeRoot root);
+/// The type root a DataType JSON "type" names (the inverse of JsonTypeName), or nullopt for one
+/// this client does not map (ARRAY, MAP, ROW, ...).
+std::optional<TypeRoot> TypeRootOfJsonName(std::string_view name);
 
 /// Fluss precision of an Arrow time unit: s 0, ms 3, us 6, ns 9. `unit` is arrow::TimeUnit::type.
 int32_t PrecisionOfUnit(int unit);

@@ -1,7 +1,7 @@
 #include "fluss/scan/list_offsets.h"
 
 #include "fluss/proto/fluss_api.pb.h"
-#include "fluss/protocol/errors.h"
+#include "fluss/protocol/list_offsets.h"
 
 namespace fluss::scan {
 
@@ -55,13 +55,8 @@ asio::awaitable<Result<std::map<int32_t, int64_t>>> ListOffsets(
     }
     Status last = Status::Timeout("table " + where + ": bucket leaders not available within client.request-timeout");
     for (auto& [leader, bs] : by_leader) {
-      proto::ListOffsetsRequest req;
-      req.set_follower_server_id(-1);
-      req.set_offset_type(offset_type);
-      req.set_table_id(table.table_id);
-      if (partition_id) req.set_partition_id(*partition_id);
-      for (int32_t b : bs) req.add_bucket_id(b);
-      if (timestamp_ms) req.set_starttimestamp(*timestamp_ms);
+      const proto::ListOffsetsRequest req =
+          protocol::MakeListOffsetsRequest(table.table_id, partition_id, bs, offset_type, timestamp_ms);
       auto conn = cluster->TabletServer(leader);
       // (No co_await inside ?: — GCC 12 mishandles the temporaries of such expressions.)
       Result<proto::ListOffsetsResponse> resp = Status::Network("leader unknown");
@@ -72,16 +67,15 @@ asio::awaitable<Result<std::map<int32_t, int64_t>>> ListOffsets(
         retry.insert(retry.end(), bs.begin(), bs.end());
         continue;
       }
-      for (const auto& r : resp->buckets_resp()) {
-        if (r.has_error_code()) {
-          Status e = protocol::ServerError(r.error_code(), r.error_message(),
-                                           "table " + where + " bucket " + std::to_string(r.bucket_id()));
-          if (!e.IsRetriable()) co_return e;
-          last = e;
-          retry.push_back(r.bucket_id());
-        } else {
-          out[r.bucket_id()] = r.offset();
+      const auto results = protocol::ParseListOffsetsResponse(*resp, "table " + where);
+      for (const auto& r : results) {
+        if (r.status.ok()) {
+          out[r.bucket_id] = r.offset;
+          continue;
         }
+        if (!r.status.IsRetriable()) co_return r.status;
+        last = r.status;
+        retry.push_back(r.bucket_id);
       }
     }
     if (retry.empty()) break;

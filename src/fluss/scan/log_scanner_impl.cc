@@ -11,6 +11,7 @@
 #include <set>
 
 #include "fluss/protocol/errors.h"
+#include "fluss/protocol/fetch_log.h"
 #include "fluss/record/arrow_log.h"
 #include "fluss/record/indexed_log.h"
 
@@ -531,24 +532,12 @@ asio::awaitable<Result<LogScannerImpl::LeaderFetch>> LogScannerImpl::FetchFromLe
   const TablePath& path = table_.table_path;
   const auto& opts = cluster_->options();
   const bool projected = arrow_format_ && !sorted_projection_.empty();
-  proto::FetchLogRequest req;
-  req.set_follower_server_id(-1);
-  req.set_max_bytes(opts.fetch_max_bytes);
-  if (wait_ms > 0) {
-    req.set_min_bytes(opts.fetch_min_bytes);
-    req.set_max_wait_ms(wait_ms);
-  }
-  auto* t = req.add_tables_req();
-  t->set_table_id(table_.table_id);
-  t->set_projection_pushdown_enabled(projected);
-  if (projected)
-    for (int32_t f : sorted_projection_) t->add_projected_fields(f);
-  for (auto& [b, pos] : positions) {
-    auto* br = t->add_buckets_req();
-    br->set_bucket_id(b);
-    br->set_fetch_offset(pos);
-    br->set_max_fetch_bytes(opts.fetch_max_bytes_for_bucket);
-  }
+  protocol::FetchLogTable fetch;
+  fetch.table_id = table_.table_id;
+  if (projected) fetch.projected_fields = sorted_projection_;
+  for (auto& [b, pos] : positions)
+    fetch.buckets.push_back(protocol::FetchLogBucket{protocol::BucketRef{std::nullopt, b}, pos, opts.fetch_max_bytes_for_bucket});
+  const proto::FetchLogRequest req = protocol::MakeFetchLogRequest(fetch, opts.fetch_max_bytes, wait_ms, opts.fetch_min_bytes);
   LeaderFetch out;
   auto conn = cluster_->TabletServer(leader);
   if (!conn) {

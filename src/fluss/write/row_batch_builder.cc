@@ -1,4 +1,6 @@
 #include "fluss/write/row_batch_builder.h"
+
+#include "fluss/row/data_type.h"
 #include "fluss/row/value_kinds.h"
 
 #include <arrow/array.h>
@@ -13,9 +15,8 @@ namespace fluss::write {
 namespace {
 
 using row::KindName;
+using row::TypeRoot;
 using row::UnitsPerDay;
-
-using arrow::Type;
 
 template <typename B, typename C>
 arrow::Status AppendInt(arrow::ArrayBuilder* b, const Value& v) {
@@ -77,26 +78,40 @@ RowBatchBuilder::RowBatchBuilder(std::shared_ptr<arrow::Schema> schema) : schema
     builders_.push_back(std::move(builder));
     AppendFn fn = nullptr;
     int32_t width = 8;
-    switch (f->type()->id()) {
-      case Type::BOOL: fn = AppendBool; width = 1; break;
-      case Type::INT8: fn = AppendInt<arrow::Int8Builder, int8_t>; width = 1; break;
-      case Type::INT16: fn = AppendInt<arrow::Int16Builder, int16_t>; width = 2; break;
-      case Type::INT32: fn = AppendInt<arrow::Int32Builder, int32_t>; width = 4; break;
-      case Type::INT64: fn = AppendInt<arrow::Int64Builder, int64_t>; break;
-      case Type::FLOAT: fn = AppendFloat<arrow::FloatBuilder, float>; width = 4; break;
-      case Type::DOUBLE: fn = AppendFloat<arrow::DoubleBuilder, double>; break;
-      case Type::STRING: fn = AppendBytes<arrow::StringBuilder>; width = 4; break;
-      case Type::BINARY: fn = AppendBytes<arrow::BinaryBuilder>; width = 4; break;
-      case Type::FIXED_SIZE_BINARY:
-        fn = AppendFixed;
-        width = static_cast<const arrow::FixedSizeBinaryType&>(*f->type()).byte_width();
-        break;
-      case Type::DECIMAL128: fn = AppendDecimal; width = 16; break;
-      case Type::DATE32: fn = AppendInt<arrow::Date32Builder, int32_t>; width = 4; break;
-      case Type::TIME32: fn = AppendInt<arrow::Time32Builder, int32_t>; width = 4; break;
-      case Type::TIME64: fn = AppendInt<arrow::Time64Builder, int64_t>; break;
-      case Type::TIMESTAMP: fn = AppendInt<arrow::TimestampBuilder, int64_t>; break;
-      default: break;
+    auto type = row::DataTypeOf(*f);  // a type without a Fluss equivalent fails Validate
+    if (type.ok()) {
+      switch (type->root) {
+        case TypeRoot::kBoolean: fn = AppendBool; width = 1; break;
+        case TypeRoot::kTinyInt: fn = AppendInt<arrow::Int8Builder, int8_t>; width = 1; break;
+        case TypeRoot::kSmallInt: fn = AppendInt<arrow::Int16Builder, int16_t>; width = 2; break;
+        case TypeRoot::kInt: fn = AppendInt<arrow::Int32Builder, int32_t>; width = 4; break;
+        case TypeRoot::kBigInt: fn = AppendInt<arrow::Int64Builder, int64_t>; break;
+        case TypeRoot::kFloat: fn = AppendFloat<arrow::FloatBuilder, float>; width = 4; break;
+        case TypeRoot::kDouble: fn = AppendFloat<arrow::DoubleBuilder, double>; break;
+        case TypeRoot::kChar:
+        case TypeRoot::kString:
+          fn = type->large() ? AppendBytes<arrow::LargeStringBuilder> : AppendBytes<arrow::StringBuilder>;
+          width = 4;
+          break;
+        case TypeRoot::kBytes:
+          fn = type->large() ? AppendBytes<arrow::LargeBinaryBuilder> : AppendBytes<arrow::BinaryBuilder>;
+          width = 4;
+          break;
+        case TypeRoot::kBinary: fn = AppendFixed; width = type->length; break;
+        case TypeRoot::kDecimal: fn = AppendDecimal; width = 16; break;
+        case TypeRoot::kDate: fn = AppendInt<arrow::Date32Builder, int32_t>; width = 4; break;
+        case TypeRoot::kTime:
+          // TIME(0|3) is an Arrow time32, TIME(6|9) a time64 (row::ArrowTypeOf).
+          if (type->precision <= 3) {
+            fn = AppendInt<arrow::Time32Builder, int32_t>;
+            width = 4;
+          } else {
+            fn = AppendInt<arrow::Time64Builder, int64_t>;
+          }
+          break;
+        case TypeRoot::kTimestamp:
+        case TypeRoot::kTimestampLtz: fn = AppendInt<arrow::TimestampBuilder, int64_t>; break;
+      }
     }
     append_.push_back(fn);
     fixed_width_.push_back(width);
@@ -114,63 +129,60 @@ Status RowBatchBuilder::Validate(const arrow::Schema& schema, const Value* value
       if (!f.nullable()) return Status::InvalidArgument("column '" + f.name() + "' is NOT NULL but the value is null");
       continue;
     }
-    switch (f.type()->id()) {
-      case Type::BOOL:
+    FLUSS_ASSIGN_OR_RETURN(const row::DataType t, row::DataTypeOf(f));
+    switch (t.root) {
+      case TypeRoot::kBoolean:
         if (v.kind != Value::Kind::kBool) return Mismatch(f, v);
         break;
-      case Type::INT8:
+      case TypeRoot::kTinyInt:
         if (v.kind != Value::Kind::kInt64) return Mismatch(f, v);
         FLUSS_RETURN_NOT_OK(IntRange(f, v.i, INT8_MIN, INT8_MAX));
         break;
-      case Type::INT16:
+      case TypeRoot::kSmallInt:
         if (v.kind != Value::Kind::kInt64) return Mismatch(f, v);
         FLUSS_RETURN_NOT_OK(IntRange(f, v.i, INT16_MIN, INT16_MAX));
         break;
-      case Type::INT32:
-      case Type::DATE32:
+      case TypeRoot::kInt:
+      case TypeRoot::kDate:
         if (v.kind != Value::Kind::kInt64) return Mismatch(f, v);
         FLUSS_RETURN_NOT_OK(IntRange(f, v.i, INT32_MIN, INT32_MAX));
         break;
-      case Type::INT64:
-      case Type::TIMESTAMP:
+      case TypeRoot::kBigInt:
+      case TypeRoot::kTimestamp:
+      case TypeRoot::kTimestampLtz:
         if (v.kind != Value::Kind::kInt64) return Mismatch(f, v);
         break;
-      case Type::TIME32:
-      case Type::TIME64:
+      case TypeRoot::kTime:
         if (v.kind != Value::Kind::kInt64) return Mismatch(f, v);
-        FLUSS_RETURN_NOT_OK(IntRange(f, v.i, 0, UnitsPerDay(static_cast<const arrow::TimeType&>(*f.type()).unit()) - 1));
+        FLUSS_RETURN_NOT_OK(IntRange(f, v.i, 0, UnitsPerDay(static_cast<arrow::TimeUnit::type>(t.unit)) - 1));
         break;
-      case Type::FLOAT:
-      case Type::DOUBLE:
+      case TypeRoot::kFloat:
+      case TypeRoot::kDouble:
         if (v.kind != Value::Kind::kDouble && v.kind != Value::Kind::kInt64) return Mismatch(f, v);
         break;
-      case Type::STRING:
-      case Type::BINARY:
+      case TypeRoot::kChar:
+      case TypeRoot::kString:
+      case TypeRoot::kBytes:
         if (v.kind != Value::Kind::kBytes) return Mismatch(f, v);
         if (v.s.size() > static_cast<size_t>(std::numeric_limits<int32_t>::max() / 2))
           return Status::InvalidArgument("column '" + f.name() + "': value of " + std::to_string(v.s.size()) +
                                          " bytes is too large");
         break;
-      case Type::FIXED_SIZE_BINARY: {
+      case TypeRoot::kBinary:
         if (v.kind != Value::Kind::kBytes) return Mismatch(f, v);
-        const int w = static_cast<const arrow::FixedSizeBinaryType&>(*f.type()).byte_width();
-        if (v.s.size() != static_cast<size_t>(w))
-          return Status::InvalidArgument("column '" + f.name() + "' (binary(" + std::to_string(w) + ")): value has " +
-                                         std::to_string(v.s.size()) + " bytes");
+        if (v.s.size() != static_cast<size_t>(t.length))
+          return Status::InvalidArgument("column '" + f.name() + "' (binary(" + std::to_string(t.length) +
+                                         ")): value has " + std::to_string(v.s.size()) + " bytes");
         break;
-      }
-      case Type::DECIMAL128: {
+      case TypeRoot::kDecimal: {
         if (v.kind != Value::Kind::kDecimal) return Mismatch(f, v);
-        const auto& dt = static_cast<const arrow::Decimal128Type&>(*f.type());
         arrow::Decimal128 d(v.dec_hi, v.dec_lo);
-        if (!d.FitsInPrecision(dt.precision()))
-          return Status::InvalidArgument("column '" + f.name() + "' (" + dt.ToString() + "): value " +
-                                         d.ToString(dt.scale()) + " has more than " +
-                                         std::to_string(dt.precision()) + " digits");
+        if (!d.FitsInPrecision(t.precision))
+          return Status::InvalidArgument("column '" + f.name() + "' (" + f.type()->ToString() + "): value " +
+                                         d.ToString(t.scale) + " has more than " + std::to_string(t.precision) +
+                                         " digits");
         break;
       }
-      default:
-        return Status::InvalidArgument("column '" + f.name() + "' has unsupported type " + f.type()->ToString());
     }
   }
   return Status::OK();

@@ -1,5 +1,6 @@
 // Builds an Arrow record batch from rows of Values (see fluss::Value), one Arrow builder per
-// column, with the per-column append function chosen once at construction.
+// column, with the per-column append function chosen once at construction from the column's
+// Fluss type (the one Arrow -> Fluss map, row/data_type.h).
 //
 // Thread affinity: none; the owner serialises access.
 #pragma once

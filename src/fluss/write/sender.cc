@@ -3,6 +3,7 @@
 #include "fluss/proto/fluss_api.pb.h"
 #include "fluss/protocol/errors.h"
 #include "fluss/protocol/frame.h"
+#include "fluss/protocol/init_writer.h"
 #include "fluss/protocol/produce_log.h"
 #include "fluss/protocol/put_kv.h"
 
@@ -205,12 +206,9 @@ void Sender::StartInitWriter() {
             co_await cluster.RefreshMetadata(none);
             last = Status::Network("no tablet server known for InitWriter");
           } else {
-            proto::InitWriterRequest req;
-            for (const auto& [name, path] : s->idempotence_.tables()) {
-              auto* p = req.add_table_path();
-              p->set_database_name(path.database_name);
-              p->set_table_name(path.table_name);
-            }
+            std::vector<TablePath> tables;
+            for (const auto& [name, path] : s->idempotence_.tables()) tables.push_back(path);
+            const proto::InitWriterRequest req = protocol::MakeInitWriterRequest(tables);
             auto resp = co_await cluster.Call<proto::InitWriterResponse>(ts, ApiKey::INIT_WRITER, req);
             if (resp.ok()) {
               s->idempotence_.SetWriterId(resp->writer_id());
