@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, List, Optional
+import asyncio
+import functools
+import itertools
+import weakref
+from typing import TYPE_CHECKING, Callable, Dict, List, Optional
 
 import pyarrow as pa
 
-from ._arrow import _BatchCapsules
+from ._arrow import _ArrowCapsule
 from ._errors import FlussError
 from ._upsert import _require_primary_key
 from ._validate import _column_list
@@ -15,15 +19,89 @@ if TYPE_CHECKING:
     from ._table import FlussTable
 
 
-def _rows(capsules) -> List[dict]:
-    """The rows of a native result batch as dicts, converted by pyarrow exactly as scanner
-    rows are (``ScanRecord.row``): timestamps as datetime, decimals as Decimal..."""
-    if capsules is None:
-        return []
-    return pa.record_batch(_BatchCapsules(capsules)).to_pylist()
+class _LoopLookups:
+    """The lookups of one native lookuper on one event loop: a future per lookup id, resolved
+    in bursts. The native side calls ``loop.call_soon_threadsafe(drain)`` once per burst of
+    completions (not once per lookup); ``_drain`` takes every result waiting and converts
+    all their rows with one pyarrow call, exactly as scanner rows are converted (timestamps
+    as datetime, decimals as Decimal...)."""
+
+    def __init__(self, native, loop: asyncio.AbstractEventLoop):
+        self._native = native
+        self._loop = loop
+        self._futures: Dict[int, asyncio.Future] = {}
+        self._ids = itertools.count()
+        me = weakref.ref(self)  # the native side must not keep this object alive (no cycle)
+
+        def drain():
+            lookups = me()
+            if lookups is not None:
+                lookups._drain()
+
+        native.bind(functools.partial(loop.call_soon_threadsafe, drain))
+
+    def start(self, key) -> asyncio.Future:
+        i = next(self._ids)
+        fut = self._loop.create_future()
+        self._futures[i] = fut
+        try:
+            self._native.start(i, key)  # bad input raises here
+        except BaseException:
+            del self._futures[i]
+            raise
+        return fut
+
+    def _drain(self) -> None:
+        ids, errors, counts, capsule = self._native.take()
+        rows = pa.table(_ArrowCapsule(capsule)).to_pylist() if capsule is not None else []
+        pos = 0
+        for i, err, n in zip(ids, errors, counts):
+            fut = self._futures.pop(i, None)
+            found = rows[pos:pos + n]
+            pos += n
+            if fut is None or fut.done():  # cancelled meanwhile
+                continue
+            if err is not None:
+                fut.set_exception(err)
+            else:
+                fut.set_result(found)
 
 
-class Lookuper:
+class _Lookups:
+    """What the point and prefix lookupers share: a native lookuper per event loop using them
+    (``make_native()`` makes one; the first is made at once, so bad arguments raise when the
+    lookuper is created), and ``_lookup(key) -> list of row dicts``."""
+
+    def __init__(self, table: "FlussTable", make_native: Callable[[], object]):
+        # make_native must not reference this object (the natives would keep it alive).
+        self._table = table
+        self._make_native = make_native
+        self._spare = make_native()  # not bound to a loop yet
+        self._by_loop: Dict[asyncio.AbstractEventLoop, _LoopLookups] = {}
+
+    def _for_loop(self) -> _LoopLookups:
+        loop = asyncio.get_running_loop()
+        lookups = self._by_loop.get(loop)
+        if lookups is None:
+            for old in [lp for lp in self._by_loop if lp.is_closed()]:
+                del self._by_loop[old]  # e.g. one asyncio.run per call in a script
+            native = self._spare if self._spare is not None else self._make_native()
+            self._spare = None
+            lookups = self._by_loop[loop] = _LoopLookups(native, loop)
+        return lookups
+
+    async def _lookup(self, key) -> List[dict]:
+        return await self._for_loop().start(key)
+
+    @property
+    def requests_sent(self) -> int:
+        """Lookup requests this lookuper has sent so far (diagnostics: concurrent lookups share
+        requests, up to ``client.lookup.max-batch-size`` keys each)."""
+        return sum(lk._native.requests_sent for lk in self._by_loop.values()) + (
+            self._spare.requests_sent if self._spare is not None else 0)
+
+
+class Lookuper(_Lookups):
     """Point lookups of a primary-key table: ``await lookuper.lookup(pk)``.
 
     Made by ``FlussTable.new_lookup()`` (or ``new_lookup().create_lookuper()``). Lookups are
@@ -36,8 +114,7 @@ class Lookuper:
 
     def __init__(self, table: "FlussTable"):
         _require_primary_key(table, "new_lookup")
-        self._table = table
-        self._n = table._n.new_lookuper()
+        super().__init__(table, table._n.new_lookuper)
 
     async def lookup(self, pk) -> Optional[dict]:
         """The row with primary key ``pk``, or None when there is none.
@@ -59,7 +136,7 @@ class Lookuper:
                 (e.g. 7 TABLE_NOT_EXIST after a drop; leader changes are retried until
                 ``client.request-timeout``).
         """
-        rows = _rows(await self._n.lookup(pk))
+        rows = await self._lookup(pk)
         return rows[0] if rows else None
 
     def create_lookuper(self) -> "Lookuper":
@@ -87,7 +164,7 @@ class Lookuper:
         return f"Lookuper({self._table.get_table_path().table_path_str()})"
 
 
-class PrefixLookuper:
+class PrefixLookuper(_Lookups):
     """Lookups by a prefix of the primary key: ``await lookuper.lookup(prefix)`` returns every
     row whose lookup columns equal ``prefix``. Made by ``new_lookup().lookup_by(columns)``
     (``.create_lookuper()`` returns it). Concurrent lookups are in flight together."""
@@ -98,8 +175,8 @@ class PrefixLookuper:
         self._columns = _column_list("lookup_by", "columns", columns, names)
         if not self._columns:
             raise FlussError("lookup_by: columns must name the lookup columns (the table's bucket key)")
-        self._table = table
-        self._n = table._n.new_prefix_lookuper(self._columns, [names.index(c) for c in self._columns])
+        columns, positions, native_table = list(self._columns), [names.index(c) for c in self._columns], table._n
+        super().__init__(table, lambda: native_table.new_prefix_lookuper(columns, positions))
 
     @property
     def lookup_columns(self) -> List[str]:
@@ -119,7 +196,7 @@ class PrefixLookuper:
             FlussError: error_code -2 naming the column for a missing, null, unknown or
                 mistyped lookup column (before anything is sent); the server's error otherwise.
         """
-        return _rows(await self._n.lookup(prefix))
+        return await self._lookup(prefix)
 
     def create_lookuper(self) -> "PrefixLookuper":
         """Returns this lookuper: ends ``new_lookup().lookup_by(cols).create_lookuper()``."""

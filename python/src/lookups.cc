@@ -1,13 +1,20 @@
 // Lookups: _Lookuper (point lookups by primary key) and _PrefixLookuper (lookups by a prefix of
-// the primary key), over fluss::Lookuper and fluss::PrefixLookuper. Each lookup returns an
-// awaitable at once; any number are in flight together (the core batches them per leader).
+// the primary key), over fluss::Lookuper and fluss::PrefixLookuper. A lookup is started with an
+// id and returns at once; any number are in flight together (the core batches them per
+// leader). Results reach the event loop in bursts (LookupResults): not one GIL round trip and
+// one loop wake-up per lookup, but one per burst of completions (e.g. a response of 128 keys).
 //
-// Thread affinity: the calling thread, GIL held; results arrive on the I/O thread through the
-// bridge (bridge.h), which exports them as Arrow C Data Interface capsules under the GIL.
+// Thread affinity: Start, Bind and Take run on the calling (event-loop) thread with the GIL
+// held; LookupResults::Push runs on the I/O thread without the GIL and takes it once per burst.
+#include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include <arrow/record_batch.h>
+#include <arrow/table.h>
 #include <arrow/type.h>
 
 #include "arrow_capsules.h"
@@ -21,60 +28,140 @@ using namespace nb::literals;
 
 namespace {
 
-/// Starts `lookuper->LookupAsync` for `values`; the awaitable resolves to the (schema, array)
-/// capsules of the result batch, or None when the core returns no batch (no row has the key).
+using BatchResult = Result<std::shared_ptr<arrow::RecordBatch>>;
+
+/// Completed lookups waiting for the event loop. The I/O thread pushes results under a mutex;
+/// the first push after a Take calls `schedule()` (with the GIL: a Python callable that
+/// schedules a drain on the loop thread-safely, e.g. partial(loop.call_soon_threadsafe, drain)),
+/// and the drain takes every result pushed until then.
+class LookupResults {
+ public:
+  explicit LookupResults(nb::object schedule) : schedule_(std::make_shared<PyRef>(std::move(schedule))) {}
+
+  /// Any thread, GIL held or not.
+  void Push(uint64_t id, BatchResult result) {
+    bool schedule;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      items_.push_back(Item{id, std::move(result)});
+      schedule = !scheduled_;
+      scheduled_ = true;
+    }
+    if (!schedule) return;
+    nb::gil_scoped_acquire gil;
+    try {
+      schedule_->get()();
+    } catch (nb::python_error& e) {
+      // RuntimeError: the loop is closed, nobody waits for these results any more.
+      if (!e.matches(PyExc_RuntimeError)) e.discard_as_unraisable(schedule_->get());
+    }
+  }
+
+  /// The results pushed since the previous Take, as (ids, errors, row_counts, rows): per
+  /// lookup its id, a FlussError or None, and how many rows it found; `rows` an
+  /// "arrow_array_stream" capsule of every row found, in that order (None when there is none).
+  /// Loop thread, GIL held.
+  nb::tuple Take() {
+    std::vector<Item> items;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      items.swap(items_);
+      scheduled_ = false;
+    }
+    nb::list ids, errors, counts;
+    std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
+    for (auto& item : items) {
+      ids.append(item.id);
+      int64_t rows = 0;
+      if (!item.result.ok()) {
+        errors.append(MakeError(item.result.status()));
+      } else {
+        errors.append(nb::none());
+        if (const auto& batch = *item.result; batch && batch->num_rows() > 0) {
+          rows = batch->num_rows();
+          batches.push_back(batch);
+        }
+      }
+      counts.append(rows);
+    }
+    nb::object table = nb::none();
+    if (!batches.empty()) {
+      auto t = arrow::Table::FromRecordBatches(batches.front()->schema(), batches);
+      if (!t.ok()) Throw(Status::Internal("assembling lookup results: " + t.status().ToString()));
+      table = ExportTableCapsule(*t);
+    }
+    return nb::make_tuple(ids, errors, counts, table);
+  }
+
+ private:
+  struct Item {
+    uint64_t id;
+    BatchResult result;
+  };
+  std::shared_ptr<PyRef> schedule_;
+  std::mutex mu_;
+  std::vector<Item> items_;  // guarded by mu_
+  bool scheduled_ = false;   // guarded by mu_: a drain is scheduled and has not taken yet
+};
+
+/// A point or prefix lookuper `L` whose keys hold the columns of `converter`.
 template <typename L>
-nb::object StartLookup(const std::shared_ptr<L>& lookuper, const std::vector<Value>& values) {
-  // The core encodes the key before LookupAsync returns, so `values` (views into the Python
-  // key object) need not outlive this call; `start` runs synchronously inside Awaitable.
-  return Awaitable([lookuper, &values](nb::object done) {
-    lookuper->LookupAsync(values.data(), values.size(), BatchCapsulesCallback(std::move(done)));
-  });
+struct PyLookups {
+  std::shared_ptr<L> lookuper;
+  ColumnsConverter converter;
+  std::vector<Value> values;               // one per table column
+  std::shared_ptr<LookupResults> results;  // set by Bind
+
+  /// Where results go: `schedule()` is called (GIL held, from any thread) when results are
+  /// waiting for Take.
+  void Bind(nb::object schedule) { results = std::make_shared<LookupResults>(std::move(schedule)); }
+
+  /// Starts the lookup `id` of `key`. Bad input raises here; the core's errors arrive as results.
+  void Start(uint64_t id, nb::handle key) {
+    if (!results) Throw(Status::Internal("lookup before bind"));
+    ThrowIfError(converter.Convert(key.ptr(), &values));
+    // The core encodes the key before LookupAsync returns: `values` (views into the Python
+    // key) need not outlive the call.
+    auto r = results;
+    lookuper->LookupAsync(values.data(), values.size(), [r, id](BatchResult b) { r->Push(id, std::move(b)); });
+  }
+
+  nb::tuple Take() { return results ? results->Take() : nb::make_tuple(nb::list(), nb::list(), nb::list(), nb::none()); }
+  int64_t RequestsSent() const { return lookuper->requests_sent(); }
+};
+
+using PyLookuper = PyLookups<Lookuper>;
+using PyPrefixLookuper = PyLookups<PrefixLookuper>;
+
+template <typename T>
+void DefLookups(nb::class_<T>& cls) {
+  cls.def("bind", &T::Bind, "schedule"_a)
+      .def("start", &T::Start, "id"_a, "key"_a.none())
+      .def("take", &T::Take)
+      .def_prop_ro("requests_sent", &T::RequestsSent);
 }
-
-struct PyLookuper {
-  std::shared_ptr<Lookuper> lookuper;
-  ColumnsConverter key_converter;  // the primary-key columns, in primary-key order
-  std::vector<Value> values;       // one per table column
-
-  nb::object Lookup(nb::handle key) {
-    ThrowIfError(key_converter.Convert(key.ptr(), &values));
-    return StartLookup(lookuper, values);
-  }
-};
-
-struct PyPrefixLookuper {
-  std::shared_ptr<PrefixLookuper> lookuper;
-  ColumnsConverter prefix_converter;  // the lookup columns, in the order lookup_by named them
-  std::vector<Value> values;          // one per table column
-
-  nb::object Lookup(nb::handle prefix) {
-    ThrowIfError(prefix_converter.Convert(prefix.ptr(), &values));
-    return StartLookup(lookuper, values);
-  }
-  std::vector<int32_t> LookupColumns() const { return lookuper->lookup_columns(); }
-};
 
 }  // namespace
 
 nb::object NewPyLookuper(std::shared_ptr<Lookuper> lookuper, const std::vector<int32_t>& primary_key) {
   const auto& schema = lookuper->schema();
-  ColumnsConverter conv(schema, primary_key, RowShape{"key", "the primary key " + ColumnsConverter::Names(*schema, primary_key)});
-  return nb::cast(PyLookuper{std::move(lookuper), std::move(conv), {}});
+  ColumnsConverter conv(schema, primary_key,
+                        RowShape{"key", "the primary key " + ColumnsConverter::Names(*schema, primary_key), true});
+  return nb::cast(PyLookuper{std::move(lookuper), std::move(conv), {}, nullptr});
 }
 
 nb::object NewPyPrefixLookuper(std::shared_ptr<PrefixLookuper> lookuper, const std::vector<int32_t>& columns) {
   const auto& schema = lookuper->schema();
   ColumnsConverter conv(schema, columns,
-                        RowShape{"prefix", "the lookup columns " + ColumnsConverter::Names(*schema, columns)});
-  return nb::cast(PyPrefixLookuper{std::move(lookuper), std::move(conv), {}});
+                        RowShape{"prefix", "the lookup columns " + ColumnsConverter::Names(*schema, columns), true});
+  return nb::cast(PyPrefixLookuper{std::move(lookuper), std::move(conv), {}, nullptr});
 }
 
 void BindLookups(nb::module_& m) {
-  nb::class_<PyLookuper>(m, "_Lookuper").def("lookup", &PyLookuper::Lookup, "pk"_a.none());
-  nb::class_<PyPrefixLookuper>(m, "_PrefixLookuper")
-      .def("lookup", &PyPrefixLookuper::Lookup, "prefix"_a.none())
-      .def_prop_ro("lookup_columns", &PyPrefixLookuper::LookupColumns);
+  nb::class_<PyLookuper> lookuper(m, "_Lookuper");
+  DefLookups(lookuper);
+  nb::class_<PyPrefixLookuper> prefix(m, "_PrefixLookuper");
+  DefLookups(prefix);
 }
 
 }  // namespace fluss::py

@@ -133,10 +133,12 @@ Status RowConverter::Convert(PyObject* row, std::vector<Value>* out) const {
   out->assign(n, Value::Null());
   if (PyDict_Check(row)) {
     Py_ssize_t found = 0;
+    const Column* missing = nullptr;  // the first column without a key
     for (size_t i = 0; i < n; ++i) {
       PyObject* v = PyDict_GetItemWithError(row, columns_[i].py_name);
       if (!v) {
         if (PyErr_Occurred()) throw nb::python_error();
+        if (!missing) missing = &columns_[i];
         continue;
       }
       ++found;
@@ -161,6 +163,9 @@ Status RowConverter::Convert(PyObject* row, std::vector<Value>* out) const {
         }
       }
     }
+    if (missing && shape_.every_column)
+      return Status::InvalidArgument(shape_.noun + " has no value for column '" + missing->name + "' of " +
+                                     shape_.columns);
     return Status::OK();
   }
   if (PyList_Check(row) || PyTuple_Check(row)) {

@@ -20,10 +20,12 @@ namespace fluss::py {
 /// How error messages name what a converter reads: `noun` is the Python argument ("row",
 /// "key", "prefix"), `columns` what its columns are ("the table", "the primary key (id, name)").
 /// Messages read "row has key 'x' which is not a column of the table", "key has 1 values but
-/// the primary key (id, name) has 2 columns".
+/// the primary key (id, name) has 2 columns". With `every_column` a dict must hold every
+/// column (keys); otherwise a missing key is null.
 struct RowShape {
   std::string noun = "row";
   std::string columns = "the table";
+  bool every_column = false;
 };
 
 class RowConverter {
@@ -31,7 +33,8 @@ class RowConverter {
   /// A converter for rows of `schema`'s columns (the table's, or a subset of them: the target
   /// columns of a partial update, the primary key, a lookup prefix).
   explicit RowConverter(std::shared_ptr<arrow::Schema> schema, RowShape shape = {});
-  /// Fills `out` (one Value per column) from a dict (missing keys = null), list or tuple.
+  /// Fills `out` (one Value per column) from a dict (missing keys = null unless
+  /// RowShape::every_column), list or tuple.
   /// Fails with kInvalidArgument naming the column or key.
   Status Convert(PyObject* row, std::vector<Value>* out) const;
 

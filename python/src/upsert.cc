@@ -40,7 +40,7 @@ struct PyUpsertWriter : PyWriterBase<UpsertWriter> {
         partial(!columns.empty()),
         row_columns(partial ? std::move(columns) : AllColumns(*writer->schema())),
         row_converter(writer->schema(), row_columns, RowShape{"row", RowColumns(*writer->schema(), row_columns, partial)}),
-        key_converter(writer->schema(), pk, RowShape{"key", "the primary key " + ColumnsConverter::Names(*writer->schema(), pk)}) {}
+        key_converter(writer->schema(), pk, RowShape{"key", "the primary key " + ColumnsConverter::Names(*writer->schema(), pk), true}) {}
 
   static std::string RowColumns(const arrow::Schema& schema, const std::vector<int32_t>& columns, bool partial) {
     if (!partial) return "the table";

@@ -196,3 +196,35 @@ async def test_threads_waiting_for_memory_on_one_writer_write_their_own_rows(boo
     assert sorted(r["id"] for r in got) == [t * 1000 + i for t in range(4) for i in range(300)]
     assert all(r["s"] == f"{r['id'] // 1000}-{r['id'] % 1000}-" + "t" * 500 for r in got)
     conn.close()
+
+
+async def test_upsert_writer_on_the_event_loop_raises_at_once_and_waits_for_capacity(bootstrap_servers, admin,
+                                                                                     database):
+    """The upsert writer shares the connection's buffer memory and follows the append writer's
+    rules: on an event-loop thread a full buffer raises at once (retriable), and the producer
+    awaits wait_for_capacity() and upserts again; every row is stored once."""
+    path = fluss.TablePath(database, "upserts")
+    await admin.create_table(path, fluss.TableDescriptor(fluss.Schema(SCHEMA.arrow_schema, primary_keys=["id"]),
+                                                         bucket_count=1))
+    conn = await fluss.FlussConnection.connect(fluss.Config({"bootstrap.servers": bootstrap_servers,
+                                                             "client.writer.buffer.memory-size": "64kb",
+                                                             "writer.batch.size": "16kb"}))
+    table = await conn.get_table(path)
+    writer = table.new_upsert()
+    retries = 0
+    for i in range(500):
+        while True:
+            try:
+                writer.upsert({"id": i, "s": f"{i:08d}" + "u" * 4000})
+                break
+            except fluss.FlussError as e:
+                _assert_buffer_full_error(e)
+                assert "upsert()" in e.message
+                retries += 1
+                await writer.wait_for_capacity()
+    await writer.flush()
+    assert retries > 0
+    lookuper = table.new_lookup()
+    rows = await asyncio.gather(*(lookuper.lookup([i]) for i in range(500)))
+    assert rows == [{"id": i, "s": f"{i:08d}" + "u" * 4000} for i in range(500)]
+    conn.close()
