@@ -172,8 +172,7 @@ def conditions(args, pyfluss_python) -> dict:
                     "executable": pyfluss_python},
         "dataset": {"rows": args.rows, "seed": args.seed, "buckets": args.buckets, "batch_rows": args.batch_rows,
                     "project_column": args.project_column},
-        "pk": {**{dest: getattr(args, dest) for dest in (f[2:].replace("-", "_") for f, _ in PK_OPTIONS)},
-               "w5_preload_client": args.w5_preload_client},
+        "pk": {dest: getattr(args, dest) for dest in (f[2:].replace("-", "_") for f, _ in PK_OPTIONS)},
         "workloads": args.workloads, "compressions": args.compressions, "pairs": args.pairs,
         "zstd3_ceiling": zstd_ceiling(),
     }
@@ -432,8 +431,8 @@ def report(results_path) -> str:
             out.append(
                 f"primary key     id BIGINT PK, k INT, v DOUBLE, s STRING 16-32, ts BIGINT, {ds.get('buckets')} buckets, "
                 f"under NONE only; W4 {ds.get('rows')} new keys then {pk.get('updates') or ds.get('rows')} updates of random "
-                f"keys, each phase checked by {pk.get('gate_sample')} lookups (+1/20 missing keys); W5 one table of "
-                f"{pk.get('w5_keys') or ds.get('rows')} keys loaded once by {pk.get('w5_preload_client')}, in flight "
+                f"keys, each phase checked by {pk.get('gate_sample')} lookups (+1/20 missing keys); W5 a table of "
+                f"{pk.get('w5_keys') or ds.get('rows')} keys per client, loaded once by that client, in flight "
                 f"{pk.get('w5_levels')}, {pk.get('w5_warmup')} s warm-up + {pk.get('w5_seconds')} s per level, "
                 f"{pk.get('w5_miss_ratio')} misses, Lookupers {pk.get('w5_lookupers')}, every answer checked")
         if z:
@@ -481,7 +480,8 @@ def report(results_path) -> str:
                 msg = b.get("error") or "; ".join(b.get("problems") or []) or ""
                 out.append(f"    {b['phase']}: {b['status']}: {msg}")
         if r["status"] != "timeout" and r.get("run_end") and r["returncode"] not in (0, 2, 3):
-            out.append(f"    the process died after its run_end record ({r['run_end']}): every phase of it was recorded and counts")
+            out.append(f"    the process died (exit {r['returncode']}) after its last record, run_end {r['run_end']}: "
+                       "the phases it recorded stand")
         if r["status"] == "timeout":
             last = [ln for ln in r.get("stderr_tail", "").splitlines() if ln.strip()][-3:]
             out.append("    killed after the run timeout; last stderr lines: " + " | ".join(last))
@@ -564,8 +564,6 @@ def main(argv=None) -> int:
     p.add_argument("--timeout", type=float, default=None,
                    help="seconds before a run is killed and recorded as a timeout (default 120 + 300 per million rows)")
     add_pk_options(p)
-    p.add_argument("--w5-preload-client", choices=CLIENTS, default="pyfluss",
-                   help="the client that loads the one W5 table every W5 run reads (default pyfluss)")
     p.add_argument("--ours-python", default=sys.executable)
     p.add_argument("--pyfluss-python", default=os.path.join(ROOT, ".venv-pyfluss", "bin", "python"))
     p.add_argument("--report", metavar="JSONL", help="only print the report of an earlier run")
@@ -613,27 +611,32 @@ def main(argv=None) -> int:
     n = args.pairs * sum(len(c) for c in runs_of.values()) * len(CLIENTS)
     print(f"{n} runs: {args.pairs} pairs x {runs_of} x {CLIENTS}; "
           f"{args.rows} rows; timeout {args.timeout:.0f}s per run (W5: {group_timeout(args, 'W5'):.0f}s)", flush=True)
-    w5_table = f"b{stamp.replace('-', '')}_w5"
+    # W5: one table per client, loaded (and checked) once by that client before the first pair;
+    # not one for both: pyfluss buckets most BIGINT keys unlike the Java client and ours (README)
+    w5_tables = {c: f"b{stamp.replace('-', '')}_w5_{c}" for c in CLIENTS}
+    no_w5 = set()
     try:
         if "W5" in groups:
-            # one table for every W5 run of both clients, loaded (and checked) once
-            c = args.w5_preload_client
-            rec = run_one(args, c, args.python_of[c], "W5", "NONE", 0, results_path, stamp,
-                          extra=["--w5-table", w5_table, "--w5-preload-only"], role="preload")
-            if rec["status"] != "ok":
-                print("  W5 preload failed: W5 skipped", flush=True)
-                groups.remove("W5")
+            for c in CLIENTS:
+                rec = run_one(args, c, args.python_of[c], "W5", "NONE", 0, results_path, stamp,
+                              extra=["--w5-table", w5_tables[c], "--w5-preload-only"], role="preload")
+                if rec["status"] != "ok":
+                    print(f"  W5 preload of {c} failed: its W5 runs are skipped", flush=True)
+                    no_w5.add(c)
         for pair in range(1, args.pairs + 1):
             for group in groups:
                 for comp in runs_of[group]:
                     for client in CLIENTS:
-                        extra = ["--w5-table", w5_table] if group == "W5" else []
+                        if group == "W5" and client in no_w5:
+                            continue
+                        extra = ["--w5-table", w5_tables[client]] if group == "W5" else []
                         run_one(args, client, args.python_of[client], group, comp, pair, results_path, stamp, extra)
     except KeyboardInterrupt:
         print("\ninterrupted; reporting what finished", flush=True)
     finally:
         if "W5" in runs_of:
-            cleanup(args, w5_table, args.w5_preload_client)
+            for c in CLIENTS:
+                cleanup(args, w5_tables[c], c)
     print()
     print(report(results_path))
     return 0
