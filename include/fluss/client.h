@@ -11,6 +11,7 @@
 #include "fluss/callbacks.h"
 #include "fluss/config.h"
 #include "fluss/connection.h"
+#include "fluss/error_codes.h"
 #include "fluss/log_scanner.h"
 #include "fluss/lookuper.h"
 #include "fluss/status.h"

@@ -7,6 +7,8 @@
 #include <utility>
 #include <variant>
 
+#include "fluss/error_codes.h"
+
 namespace fluss {
 
 /// Client-side category of a failure. Server errors carry kServer plus the Fluss error code.
@@ -23,7 +25,7 @@ enum class StatusCode : int8_t {
 };
 
 /// Client-side error codes put in Status::error_code() when the server did not answer.
-/// Server codes are the Fluss codes (protocol-rpc.md section 4).
+/// Server codes are the Fluss codes (fluss::ErrorCode, error_codes.h).
 namespace client_error {
 inline constexpr int32_t kClientError = -2;        ///< bad input, closed client, internal error
 inline constexpr int32_t kNetworkException = 1;    ///< same number as Fluss NETWORK_EXCEPTION

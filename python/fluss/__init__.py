@@ -23,7 +23,10 @@ from ._schema import Schema
 from ._admin import FlussAdmin, OffsetType
 from ._records import ChangeType, RecordBatch, ScanRecord, TableBucket
 from ._writers import AppendWriter, WriteResultHandle
+from ._upsert import UpsertWriter
+from ._lookups import Lookuper, PrefixLookuper
 from ._scanners import EARLIEST_OFFSET, LATEST_OFFSET, LogScanner
+from ._limit_scan import BatchScanner
 from ._table import FlussTable, TableScan
 from ._connection import FlussConnection
 
@@ -33,6 +36,7 @@ __all__ = [
     "EARLIEST_OFFSET",
     "LATEST_OFFSET",
     "AppendWriter",
+    "BatchScanner",
     "ChangeType",
     "Config",
     "DatabaseDescriptor",
@@ -44,8 +48,10 @@ __all__ = [
     "FlussTimeoutError",
     "FlussTable",
     "LogScanner",
+    "Lookuper",
     "OffsetType",
     "PartitionInfo",
+    "PrefixLookuper",
     "RecordBatch",
     "ScanRecord",
     "TableBucket",
@@ -54,6 +60,7 @@ __all__ = [
     "TableInfo",
     "TablePath",
     "TableScan",
+    "UpsertWriter",
     "WriteResultHandle",
     "__version__",
 ]

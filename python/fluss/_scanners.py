@@ -1,4 +1,5 @@
-"""LogScanner: record and batch scanners of a log table, polling and bounded reads."""
+"""LogScanner: record and batch scanners of a log table (and the record scanner of a
+primary-key table's changelog), polling and bounded reads."""
 
 from __future__ import annotations
 
@@ -25,10 +26,12 @@ _ASYNC_ITER_POLL_MS = 1000
 
 
 class LogScanner:
-    """Reads the buckets of a log table.
+    """Reads the buckets of a log table, or the changelog of a primary-key table.
 
-    Made by ``TableScan.create_log_scanner()`` (record mode: ``poll`` returns ``ScanRecord``s)
-    or ``TableScan.create_batch_scanner()`` (batch mode: ``poll_arrow``, ``poll_batches``).
+    Made by ``TableScan.create_log_scanner()`` (record mode: ``poll`` returns ``ScanRecord``s,
+    whose ``change_type`` is ``+A`` on a log table and ``+I``/``-U``/``+U``/``-D`` on a
+    primary-key table) or ``TableScan.create_batch_scanner()`` (batch mode, log tables only:
+    ``poll_arrow``, ``poll_batches``).
     Both read to the current end with ``to_arrow`` / ``to_pandas``. Blocking calls release the
     GIL and answer Ctrl-C; each has an ``*_async`` twin, and ``async for`` streams records
     (record mode) or ``RecordBatch`` items (batch mode).

@@ -1,12 +1,16 @@
-"""FlussTable and its scan builder TableScan: where writers and scanners come from."""
+"""FlussTable and its scan builder TableScan: where writers, lookupers and scanners come from."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, List, Optional
+from typing import TYPE_CHECKING, List, Optional, Union
 
 from ._errors import FlussError
+from ._limit_scan import BatchScanner, _check_limit
+from ._lookups import Lookuper
 from ._metadata import TableInfo, TablePath
+from ._records import TableBucket
 from ._scanners import LogScanner
+from ._upsert import UpsertWriter, _require_primary_key, _target_columns
 from ._writers import AppendWriter
 
 if TYPE_CHECKING:
@@ -14,11 +18,12 @@ if TYPE_CHECKING:
 
 
 class TableScan:
-    """Scan builder: optional projection, then a scanner."""
+    """Scan builder: optional projection and limit, then a scanner."""
 
     def __init__(self, table: "FlussTable"):
         self._table = table
         self._projection: Optional[List[int]] = None
+        self._limit: Optional[int] = None
 
     def project(self, indices: List[int]) -> "TableScan":
         """Keeps the columns at ``indices`` (table order), returned in the order given."""
@@ -42,17 +47,65 @@ class TableScan:
         self._projection = out
         return self
 
+    def limit(self, n: int) -> "TableScan":
+        """Reads at most ``n`` rows (an int from 1 to 2**31 - 1) with
+        ``create_bucket_batch_scanner(bucket)``; log and batch scanners reject a scan with a
+        limit. Returns this builder. Raises FlussError for another ``n``."""
+        self._limit = _check_limit(n)
+        return self
+
+    def _reject_limit(self, method: str) -> None:
+        if self._limit is not None:
+            raise FlussError(f"{method}: a scan with a limit ({self._limit}) is read with "
+                             f"create_bucket_batch_scanner(bucket); log scanners read without a limit")
+
     async def create_batch_scanner(self) -> LogScanner:
         """A scanner returning Arrow data: ``poll_arrow``, ``poll_batches``, ``to_arrow``,
-        ``to_pandas``. Raises FlussError for a primary-key table."""
+        ``to_pandas``.
+
+        Raises:
+            FlussError: for a primary-key table (its changelog carries a change type per
+                record, which Arrow batches do not: read it with ``create_log_scanner()``, its
+                rows with ``new_lookup()`` or a limit scan), and for a scan with a limit.
+        """
+        self._reject_limit("create_batch_scanner")
+        info = self._table.get_table_info()
+        if info.has_primary_key():
+            raise FlussError(f"create_batch_scanner: table {info.table_path.table_path_str()} is a primary-key "
+                             f"table; read its changelog with create_log_scanner() (records carry their change "
+                             f"type), its rows with new_lookup() or new_scan().limit(n)."
+                             f"create_bucket_batch_scanner(bucket)")
         native = self._table._n.new_scanner(self._projection or [])
-        return LogScanner(native, self._table.get_table_info(), record_mode=False)
+        return LogScanner(native, info, record_mode=False)
 
     async def create_log_scanner(self) -> LogScanner:
         """A scanner returning records with their offset, timestamp and change type (``poll``).
-        Raises FlussError for a primary-key table."""
+
+        On a log table every record is ``+A`` (``ChangeType.AppendOnly``). On a primary-key
+        table it streams the table's changelog as Fluss keeps it: ``+I`` for a new key,
+        ``-U`` (the row before) then ``+U`` (the row after) for an update, ``-D`` (the deleted
+        row) for a delete, each with its offset in the bucket's log.
+
+        Raises:
+            FlussError: for a scan with a limit (use ``create_bucket_batch_scanner``).
+        """
+        self._reject_limit("create_log_scanner")
         native = self._table._n.new_scanner(self._projection or [])
         return LogScanner(native, self._table.get_table_info(), record_mode=True)
+
+    def create_bucket_batch_scanner(self, bucket: Union[int, TableBucket]) -> BatchScanner:
+        """A one-shot scanner of at most ``limit(n)`` rows of ``bucket`` (an int or a
+        TableBucket of this table): see ``BatchScanner``. The scan runs on its first
+        ``next_batch()``.
+
+        Raises:
+            FlussError: without ``limit(n)`` first, for a bucket outside the table, a
+                TableBucket of another table, or a partitioned table (not supported yet).
+        """
+        if self._limit is None:
+            raise FlussError("create_bucket_batch_scanner: set a limit first: new_scan().limit(n)"
+                             ".create_bucket_batch_scanner(bucket)")
+        return BatchScanner(self._table, bucket, self._limit, self._projection)
 
 
 class FlussTable:
@@ -64,17 +117,45 @@ class FlussTable:
         self._info = TableInfo(native.info())
 
     def new_scan(self) -> TableScan:
+        """A scan builder: ``project``/``project_by_name``/``limit``, then a scanner."""
         return TableScan(self)
 
     async def new_append_writer(self) -> AppendWriter:
         """A writer for this log table. Raises FlussError for a primary-key table."""
         return AppendWriter(self._n.new_append_writer(), self._info)
 
+    def new_upsert(self, columns: Optional[List[str]] = None,
+                   column_indices: Optional[List[int]] = None) -> UpsertWriter:
+        """A writer for this primary-key table (synchronous).
+
+        Args:
+            columns: for a partial update, the column names to write (every primary-key column
+                among them); rows then hold only these columns, list/tuple rows in this order.
+            column_indices: the same as 0-based table column indexes.
+            Neither: full rows.
+
+        Raises:
+            FlussError: error_code -2, before anything is made or sent, for a log table, both
+                arguments, a column not in the table, an index out of range, a repeated
+                column, a missing primary-key column, or (a rule of Fluss) a NOT NULL non-key
+                column left out of a partial update.
+        """
+        _require_primary_key(self, "new_upsert")
+        return UpsertWriter(self, _target_columns(self, "new_upsert", columns, column_indices))
+
+    def new_lookup(self) -> Lookuper:
+        """A point lookuper of this primary-key table (synchronous); ``.lookup_by(columns)``
+        gives a prefix lookuper. Raises FlussError (-2) for a log table."""
+        return Lookuper(self)
+
     def get_table_info(self) -> TableInfo:
+        """The table's metadata as of ``get_table``."""
         return self._info
 
     def get_table_path(self) -> TablePath:
+        """The table's path."""
         return self._info.table_path
 
     def has_primary_key(self) -> bool:
+        """True for a primary-key table."""
         return self._info.has_primary_key()

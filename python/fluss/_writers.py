@@ -1,8 +1,10 @@
-"""AppendWriter and WriteResultHandle: writing rows and Arrow data to a log table."""
+"""AppendWriter and WriteResultHandle: writing rows and Arrow data to a log table; what every
+writer shares (buffer capacity, flush, ``async with``) in _WriterBase."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Optional
 
 import pyarrow as pa
@@ -37,7 +39,93 @@ def _lossless(got: pa.DataType, want: pa.DataType) -> bool:
 WriteResultHandle = _fluss.WriteResultHandle
 
 
-class AppendWriter:
+_log = logging.getLogger("fluss")
+
+
+class _WriterBase:
+    """What the append and upsert writers share: waiting for buffer capacity, ``flush()`` and
+    ``async with``. ``self._n`` is the native writer (writers.h: flush, buffer_full,
+    buffer_memory_size, buffer_wait_timeout_ms, table_path)."""
+
+    _n = None
+
+    async def wait_for_capacity(self, timeout_ms: Optional[int] = None) -> None:
+        """Waits, without blocking the event loop, until the writer's buffer has room
+        (buffered bytes below ``client.writer.buffer.memory-size``), so the next write does
+        not fail for a full buffer. Returns at once when there is room. The buffer empties as
+        the server acknowledges batches (sent at ``writer.batch.size``, after
+        ``client.writer.batch-timeout``, or on ``flush()``).
+
+        Args:
+            timeout_ms: longest wait in milliseconds (int >= 0); None (default) means
+                ``client.writer.buffer.wait-timeout`` of the connection (default: without limit).
+
+        Raises:
+            FlussTimeoutError: (a FlussError, error_code 25, ``is_retriable()`` True) when the
+                buffer is still full after ``timeout_ms``.
+            FlussError: error_code -2 for a ``timeout_ms`` that is not an int >= 0.
+        """
+        n = self._n
+        if timeout_ms is None:
+            timeout_ms = n.buffer_wait_timeout_ms
+        elif not isinstance(timeout_ms, int) or isinstance(timeout_ms, bool) or timeout_ms < 0:
+            raise FlussError(f"wait_for_capacity: timeout_ms must be an int >= 0 or None, got {timeout_ms!r}")
+        if not n.buffer_full:
+            return
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout_ms / 1000.0
+        # Poll the native BufferFull() (a mutex-guarded comparison): 1 ms first, backing off to
+        # 20 ms, so a buffer freed by the next acknowledgement is seen promptly.
+        interval = 0.001
+        while n.buffer_full:
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise FlussTimeoutError(
+                    f"table {n.table_path}: the writer buffer (client.writer.buffer.memory-size = "
+                    f"{n.buffer_memory_size} bytes) stayed full for {timeout_ms} ms (wait_for_capacity)",
+                    REQUEST_TIME_OUT, True)
+            await asyncio.sleep(min(interval, remaining))
+            interval = min(interval * 2, 0.02)
+
+    async def flush(self) -> None:
+        """Sends every open batch and returns when all writes made before the call are complete.
+
+        Raises:
+            FlussError: when any write since the previous flush failed, also writes whose
+                handles were never awaited (fire-and-forget writes). The message says how many
+                rows and batches failed and gives the first failure; ``error_code`` is that
+                failure's code (e.g. 25 when ``client.writer.delivery-timeout`` passed). Each
+                failure is reported once: the next flush starts from zero.
+        """
+        await self._n.flush()
+
+    async def __aenter__(self):
+        """``async with writer:`` returns the writer itself."""
+        return self
+
+    async def __aexit__(self, exc_type, exc, tb) -> bool:
+        """Leaving the block runs ``await self.flush()``, also when the block raised (what it
+        queued before is still delivered, as the Java client's close does).
+
+        A flush error is never hidden: when the block completed, it is raised. When the block
+        raised, the block's exception propagates unchanged (the flush error does not replace
+        it); the flush error is logged at ERROR level on the ``fluss`` logger and added to the
+        block's exception as a note (``add_note``, Python 3.11+), so tracebacks show both.
+        """
+        try:
+            await self.flush()
+        except Exception as flush_error:
+            if exc is None:
+                raise
+            _log.error("flush on leaving 'async with' of a writer of table %s failed while %s propagated: %s",
+                       self._n.table_path, type(exc).__name__, flush_error)
+            if hasattr(exc, "add_note"):
+                exc.add_note(f"While this exception propagated, the writer's flush on leaving 'async with' "
+                             f"also failed: {flush_error}")
+        return False
+
+
+class AppendWriter(_WriterBase):
     """Writes rows and Arrow data to a log table.
 
     Rows go into per-bucket batches, sent when a batch reaches ``writer.batch.size`` bytes, after
@@ -78,44 +166,6 @@ class AppendWriter:
                 lost.
         """
         return self._n.append(row)
-
-    async def wait_for_capacity(self, timeout_ms: Optional[int] = None) -> None:
-        """Waits, without blocking the event loop, until the writer's buffer has room
-        (buffered bytes below ``client.writer.buffer.memory-size``), so the next ``append``
-        does not fail for a full buffer. Returns at once when there is room. The buffer empties
-        as the server acknowledges batches (sent at ``writer.batch.size``, after
-        ``client.writer.batch-timeout``, or on ``flush()``).
-
-        Args:
-            timeout_ms: longest wait in milliseconds (int >= 0); None (default) means
-                ``client.writer.buffer.wait-timeout`` of the connection (default: without limit).
-
-        Raises:
-            FlussTimeoutError: (a FlussError, error_code 25, ``is_retriable()`` True) when the
-                buffer is still full after ``timeout_ms``.
-            FlussError: error_code -2 for a ``timeout_ms`` that is not an int >= 0.
-        """
-        n = self._n
-        if timeout_ms is None:
-            timeout_ms = n.buffer_wait_timeout_ms
-        elif not isinstance(timeout_ms, int) or isinstance(timeout_ms, bool) or timeout_ms < 0:
-            raise FlussError(f"wait_for_capacity: timeout_ms must be an int >= 0 or None, got {timeout_ms!r}")
-        if not n.buffer_full:
-            return
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout_ms / 1000.0
-        # Poll the native BufferFull() (a mutex-guarded comparison): 1 ms first, backing off to
-        # 20 ms, so a buffer freed by the next acknowledgement is seen promptly.
-        interval = 0.001
-        while n.buffer_full:
-            remaining = deadline - loop.time()
-            if remaining <= 0:
-                raise FlussTimeoutError(
-                    f"table {n.table_path}: the writer buffer (client.writer.buffer.memory-size = "
-                    f"{n.buffer_memory_size} bytes) stayed full for {timeout_ms} ms (wait_for_capacity)",
-                    REQUEST_TIME_OUT, True)
-            await asyncio.sleep(min(interval, remaining))
-            interval = min(interval * 2, 0.02)
 
     def _conform(self, batch: pa.RecordBatch, method: str = "write_arrow_batch") -> pa.RecordBatch:
         """Checks a batch against the table (names, types, nulls in NOT NULL columns) and casts
@@ -180,15 +230,3 @@ class AppendWriter:
         except (pa.ArrowException, ValueError, TypeError, KeyError) as e:
             raise FlussError(f"write_pandas: {e}") from None
         self.write_arrow(table)
-
-    async def flush(self) -> None:
-        """Sends every open batch and returns when all writes made before the call are complete.
-
-        Raises:
-            FlussError: when any write since the previous flush failed, also writes whose
-                handles were never awaited (fire-and-forget appends). The message says how many
-                rows and batches failed and gives the first failure; ``error_code`` is that
-                failure's code (e.g. 25 when ``client.writer.delivery-timeout`` passed). Each
-                failure is reported once: the next flush starts from zero.
-        """
-        await self._n.flush()

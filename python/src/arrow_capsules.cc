@@ -92,6 +92,14 @@ nb::object ExportBatchCapsules(const arrow::RecordBatch& batch) {
   return nb::make_tuple(sc, ac);
 }
 
+Callback<std::shared_ptr<arrow::RecordBatch>> BatchCapsulesCallback(nb::object done) {
+  return MakeCallback<std::shared_ptr<arrow::RecordBatch>>(
+      std::move(done), [](std::shared_ptr<arrow::RecordBatch> batch) -> nb::object {
+        if (!batch) return nb::none();
+        return ExportBatchCapsules(*batch);
+      });
+}
+
 nb::object ExportTableCapsule(const std::shared_ptr<arrow::Table>& table) {
   auto reader = std::make_shared<arrow::TableBatchReader>(table);
   auto* c = new ArrowArrayStream();

@@ -10,6 +10,8 @@
 
 #include <arrow/type_fwd.h>
 
+#include "fluss/callbacks.h"
+
 namespace fluss::py {
 
 namespace nb = nanobind;
@@ -22,6 +24,9 @@ std::shared_ptr<arrow::RecordBatch> ImportRecordBatch(nb::handle obj);
 nb::object ExportSchemaCapsule(const arrow::Schema& schema);
 /// (PyCapsule "arrow_schema", PyCapsule "arrow_array") of one record batch.
 nb::object ExportBatchCapsules(const arrow::RecordBatch& batch);
+/// A callback of the core that hands a record batch to the Python `done(error, value)` (bridge.h)
+/// as ExportBatchCapsules of it, or None when the core delivers no batch.
+Callback<std::shared_ptr<arrow::RecordBatch>> BatchCapsulesCallback(nb::object done);
 /// PyCapsule "arrow_array_stream" over the batches of `table`.
 nb::object ExportTableCapsule(const std::shared_ptr<arrow::Table>& table);
 

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "fluss/client.h"
 
@@ -28,6 +29,8 @@ void BindBridge(nb::module_& m);      // bridge.cc: _set_helpers
 void BindErrors(nb::module_& m);      // errors.cc: StatusError -> FlussError, _error_codes
 void BindConfig(nb::module_& m);      // config.cc: _validate_config
 void BindWriters(nb::module_& m);     // writers.cc: WriteResultHandle, _AppendWriter
+void BindUpsert(nb::module_& m);      // upsert.cc: _UpsertWriter
+void BindLookups(nb::module_& m);     // lookups.cc: _Lookuper, _PrefixLookuper
 void BindScanners(nb::module_& m);    // scanners.cc: _Polled, _Scanner
 void BindTable(nb::module_& m);       // table.cc: _Table
 void BindAdmin(nb::module_& m);       // admin.cc: _Admin
@@ -37,6 +40,15 @@ void BindConnection(nb::module_& m);  // connection.cc: _Connection
 /// the connection (writers.cc).
 nb::object NewPyAppendWriter(std::shared_ptr<AppendWriter> writer, std::string table_path,
                              const ClientOptions& options);
+/// A `_UpsertWriter` over `writer`; `columns` are the target columns of a partial update in
+/// the order rows give them (empty: full rows), `primary_key` the primary-key column indexes
+/// in primary-key order (upsert.cc).
+nb::object NewPyUpsertWriter(std::shared_ptr<UpsertWriter> writer, std::string table_path, const ClientOptions& options,
+                             std::vector<int32_t> columns, const std::vector<int32_t>& primary_key);
+/// A `_Lookuper` over `lookuper`; keys hold the columns `primary_key` (lookups.cc).
+nb::object NewPyLookuper(std::shared_ptr<Lookuper> lookuper, const std::vector<int32_t>& primary_key);
+/// A `_PrefixLookuper` over `lookuper`; prefixes hold the columns `columns` (lookups.cc).
+nb::object NewPyPrefixLookuper(std::shared_ptr<PrefixLookuper> lookuper, const std::vector<int32_t>& columns);
 /// A `_Scanner` over `scanner`; record polls return at most `max_poll_records` (scanners.cc).
 nb::object NewPyScanner(std::shared_ptr<LogScanner> scanner, int64_t max_poll_records);
 /// A `_Table` over `table`; `options` are those of the connection it came from (table.cc).

@@ -2,7 +2,7 @@
 // of StatusError (bridge.h), and the core's table of Fluss error codes behind fluss.ErrorCode.
 //
 // Thread affinity: the calling thread, GIL held.
-#include <cstring>
+#include "fluss/error_codes.h"
 
 #include "bindings.h"
 #include "bridge.h"
@@ -15,13 +15,6 @@ nb::object& ErrorFactory() {
   static nb::object* f = new nb::object();  // leaked on purpose: outlives interpreter teardown
   return *f;
 }
-
-// The core names the codes through the public fluss::ErrorName ("UNKNOWN" for a code it does not
-// know) but publishes no list. Fluss codes are small consecutive ints (-1 .. 63 for 0.9.1), so
-// scanning a range well past the highest one reads the whole table while it stays the one source
-// of names and numbers. -2 (CLIENT_ERROR) is the client's own code, not a server one: excluded.
-constexpr int32_t kLowestServerCode = -1;  // UNKNOWN_SERVER_ERROR
-constexpr int32_t kHighestCodeScanned = 1023;
 
 }  // namespace
 
@@ -44,11 +37,10 @@ void BindErrors(nb::module_& m) {
   m.def(
       "_error_codes",
       [] {
+        // The core's one table (include/fluss/error_codes.h); server codes only, so -2
+        // (CLIENT_ERROR, the client's own code) is not among them.
         nb::dict codes;
-        for (int32_t code = kLowestServerCode; code <= kHighestCodeScanned; ++code) {
-          const char* name = fluss::ErrorName(code);
-          if (std::strcmp(name, "UNKNOWN") != 0) codes[name] = code;
-        }
+        for (const auto& [code, name] : fluss::AllErrorCodes()) codes[name] = code;
         return codes;
       },
       "{name: code} of the Fluss server error codes the core knows, names as in the Java `Errors` enum "

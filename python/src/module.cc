@@ -13,6 +13,8 @@ NB_MODULE(_fluss, m) {
   BindConfig(m);
   BindBridge(m);
   BindWriters(m);
+  BindUpsert(m);
+  BindLookups(m);
   BindScanners(m);
   BindTable(m);
   BindAdmin(m);

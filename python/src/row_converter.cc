@@ -88,7 +88,8 @@ int64_t UnitsPerSecond(arrow::TimeUnit::type u) {
 
 }  // namespace
 
-RowConverter::RowConverter(std::shared_ptr<arrow::Schema> schema) : schema_(std::move(schema)) {
+RowConverter::RowConverter(std::shared_ptr<arrow::Schema> schema, RowShape shape)
+    : schema_(std::move(schema)), shape_(std::move(shape)) {
   if (!PyDateTimeAPI) PyDateTime_IMPORT;
   for (const auto& f : schema_->fields()) {
     Column c;
@@ -155,7 +156,8 @@ Status RowConverter::Convert(PyObject* row, std::vector<Value>* out) const {
           std::string name = r ? PyUnicode_AsUTF8(r) : "?";
           Py_XDECREF(r);
           PyErr_Clear();
-          return Status::InvalidArgument("row has key " + name + " which is not a column of the table");
+          return Status::InvalidArgument(shape_.noun + " has key " + name + " which is not a column of " +
+                                         shape_.columns);
         }
       }
     }
@@ -164,13 +166,45 @@ Status RowConverter::Convert(PyObject* row, std::vector<Value>* out) const {
   if (PyList_Check(row) || PyTuple_Check(row)) {
     const Py_ssize_t len = PySequence_Fast_GET_SIZE(row);
     if (static_cast<size_t>(len) != n)
-      return Status::InvalidArgument("row has " + std::to_string(len) + " values but the table has " +
-                                     std::to_string(n) + " columns");
+      return Status::InvalidArgument(shape_.noun + " has " + std::to_string(len) + " values but " + shape_.columns +
+                                     " has " + std::to_string(n) + " columns");
     PyObject** items = PySequence_Fast_ITEMS(row);
     for (size_t i = 0; i < n; ++i) FLUSS_RETURN_NOT_OK(ConvertValue(columns_[i], items[i], &(*out)[i]));
     return Status::OK();
   }
-  return Status::InvalidArgument("a row must be a dict, list or tuple, got " + TypeName(row));
+  return Status::InvalidArgument("a " + shape_.noun + " must be a dict, list or tuple, got " + TypeName(row));
+}
+
+namespace {
+
+std::shared_ptr<arrow::Schema> SubSchema(const arrow::Schema& schema, const std::vector<int32_t>& positions) {
+  arrow::FieldVector fields;
+  for (int32_t p : positions) fields.push_back(schema.field(p));
+  return arrow::schema(std::move(fields));
+}
+
+}  // namespace
+
+ColumnsConverter::ColumnsConverter(const std::shared_ptr<arrow::Schema>& table_schema, std::vector<int32_t> positions,
+                                   RowShape shape)
+    : positions_(std::move(positions)),
+      width_(static_cast<size_t>(table_schema->num_fields())),
+      converter_(SubSchema(*table_schema, positions_), std::move(shape)) {}
+
+Status ColumnsConverter::Convert(PyObject* row, std::vector<Value>* out) {
+  FLUSS_RETURN_NOT_OK(converter_.Convert(row, &scratch_));
+  out->assign(width_, Value::Null());
+  for (size_t i = 0; i < positions_.size(); ++i) (*out)[static_cast<size_t>(positions_[i])] = scratch_[i];
+  return Status::OK();
+}
+
+std::string ColumnsConverter::Names(const arrow::Schema& table_schema, const std::vector<int32_t>& positions) {
+  std::string out = "(";
+  for (size_t i = 0; i < positions.size(); ++i) {
+    if (i) out += ", ";
+    out += table_schema.field(positions[i])->name();
+  }
+  return out + ")";
 }
 
 Status RowConverter::ConvertValue(const Column& c, PyObject* v, Value* out) const {

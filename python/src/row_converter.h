@@ -17,9 +17,20 @@
 
 namespace fluss::py {
 
+/// How error messages name what a converter reads: `noun` is the Python argument ("row",
+/// "key", "prefix"), `columns` what its columns are ("the table", "the primary key (id, name)").
+/// Messages read "row has key 'x' which is not a column of the table", "key has 1 values but
+/// the primary key (id, name) has 2 columns".
+struct RowShape {
+  std::string noun = "row";
+  std::string columns = "the table";
+};
+
 class RowConverter {
  public:
-  explicit RowConverter(std::shared_ptr<arrow::Schema> schema);
+  /// A converter for rows of `schema`'s columns (the table's, or a subset of them: the target
+  /// columns of a partial update, the primary key, a lookup prefix).
+  explicit RowConverter(std::shared_ptr<arrow::Schema> schema, RowShape shape = {});
   /// Fills `out` (one Value per column) from a dict (missing keys = null), list or tuple.
   /// Fails with kInvalidArgument naming the column or key.
   Status Convert(PyObject* row, std::vector<Value>* out) const;
@@ -36,7 +47,29 @@ class RowConverter {
   Status ConvertValue(const Column& c, PyObject* v, Value* out) const;
 
   std::shared_ptr<arrow::Schema> schema_;
+  RowShape shape_;
   std::vector<Column> columns_;
+};
+
+/// Rows that hold only some columns of a table (the target columns of a partial update, the
+/// primary key, a lookup prefix), converted to one Value per table column: the given columns
+/// at their table positions, null elsewhere (what the core's writers and lookupers take).
+class ColumnsConverter {
+ public:
+  /// `positions`: table column indexes, in the order a list/tuple row gives them.
+  ColumnsConverter(const std::shared_ptr<arrow::Schema>& table_schema, std::vector<int32_t> positions,
+                   RowShape shape);
+  /// Fills `out` with one Value per table column. Fails with kInvalidArgument naming the
+  /// column or key.
+  Status Convert(PyObject* row, std::vector<Value>* out);
+  /// "(id, name)": the names of the columns, for messages.
+  static std::string Names(const arrow::Schema& table_schema, const std::vector<int32_t>& positions);
+
+ private:
+  std::vector<int32_t> positions_;
+  size_t width_;
+  RowConverter converter_;
+  std::vector<Value> scratch_;
 };
 
 }  // namespace fluss::py

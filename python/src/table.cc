@@ -1,8 +1,13 @@
-// Tables: _Table (a table handle: its metadata, and the writers and scanners made from it) and
-// the TableInfo dict it shares with the admin.
+// Tables: _Table (a table handle: its metadata, the writers, lookupers and scanners made from
+// it, and its limit scans) and the TableInfo dict it shares with the admin.
 //
-// Thread affinity: the calling thread, GIL held.
+// Thread affinity: the calling thread, GIL held; limit-scan results arrive on the I/O thread
+// through the bridge (bridge.h).
+#include <algorithm>
+#include <string>
 #include <vector>
+
+#include <arrow/type.h>
 
 #include "arrow_capsules.h"
 #include "bindings.h"
@@ -44,6 +49,32 @@ struct PyTable {
   nb::object NewScanner(const std::vector<int32_t>& projection) {
     return NewPyScanner(ValueOrThrow(table->NewLogScanner(projection)), options.max_poll_records);
   }
+  /// `columns`: the target columns of a partial update (table column indexes, in the order
+  /// list/tuple rows give them); empty for full rows.
+  nb::object NewUpsertWriter(std::vector<int32_t> columns) {
+    auto writer = ValueOrThrow(table->NewUpsertWriter(columns));
+    return NewPyUpsertWriter(std::move(writer), table->info().table_path.ToString(), options, std::move(columns),
+                             PrimaryKeyPositions());
+  }
+  nb::object NewLookuper() { return NewPyLookuper(ValueOrThrow(table->NewLookuper()), PrimaryKeyPositions()); }
+  /// `names`: the lookup columns; `positions`: their table column indexes, in the same order.
+  nb::object NewPrefixLookuper(const std::vector<std::string>& names, const std::vector<int32_t>& positions) {
+    return NewPyPrefixLookuper(ValueOrThrow(table->NewPrefixLookuper(names)), positions);
+  }
+  /// An awaitable of the (schema, array) capsules of at most `limit` rows of `bucket`.
+  nb::object LimitScan(int32_t bucket, int32_t limit) {
+    auto t = table;
+    return Awaitable([t, bucket, limit](nb::object done) {
+      t->LimitScanAsync(bucket, limit, BatchCapsulesCallback(std::move(done)));
+    });
+  }
+  /// Table column indexes of the primary-key columns, in primary-key order.
+  std::vector<int32_t> PrimaryKeyPositions() const {
+    const auto& schema = table->info().descriptor.schema;
+    std::vector<int32_t> out;
+    for (const auto& name : schema.primary_keys) out.push_back(schema.arrow_schema->GetFieldIndex(name));
+    return out;
+  }
   ClientOptions options;  // of the connection the table came from
 };
 
@@ -57,7 +88,11 @@ void BindTable(nb::module_& m) {
   nb::class_<PyTable>(m, "_Table")
       .def("info", &PyTable::Info)
       .def("new_append_writer", &PyTable::NewAppendWriter)
-      .def("new_scanner", &PyTable::NewScanner, "projection"_a);
+      .def("new_scanner", &PyTable::NewScanner, "projection"_a)
+      .def("new_upsert_writer", &PyTable::NewUpsertWriter, "columns"_a)
+      .def("new_lookuper", &PyTable::NewLookuper)
+      .def("new_prefix_lookuper", &PyTable::NewPrefixLookuper, "names"_a, "positions"_a)
+      .def("limit_scan", &PyTable::LimitScan, "bucket"_a, "limit"_a);
 }
 
 }  // namespace fluss::py

@@ -217,12 +217,28 @@ TEST(ErrorCodes, NamesFollowTheJavaEnum) {
       "INVALID_ALTER_TABLE_EXCEPTION", "DELETION_DISABLED_EXCEPTION", "SERVER_NOT_EXIST_EXCEPTION",
       "SEVER_TAG_ALREADY_EXIST_EXCEPTION", "SEVER_TAG_NOT_EXIST_EXCEPTION",
       "REBALANCE_FAILURE_EXCEPTION", "NO_REBALANCE_IN_PROGRESS_EXCEPTION",
-      "INVALID_PRODUCER_ID_EXCEPTION"};
-  static_assert(sizeof(kExpected) / sizeof(kExpected[0]) == 65, "codes -1..63");
-  for (int32_t code = -1; code <= 63; ++code)
+      "INVALID_PRODUCER_ID_EXCEPTION",
+      // Fluss HEAD (apache/fluss Errors.java), after 0.9.1:
+      "CONFIG_EXCEPTION", "NOT_COORDINATOR_LEADER_EXCEPTION", "SCANNER_EXPIRED", "UNKNOWN_SCANNER_ID",
+      "INVALID_SCAN_REQUEST", "TOO_MANY_SCANNERS", "HISTORICAL_PARTITION_THROTTLED"};
+  static_assert(sizeof(kExpected) / sizeof(kExpected[0]) == 72, "codes -1..70");
+  for (int32_t code = -1; code <= 70; ++code)
     EXPECT_STREQ(fluss::protocol::ErrorCodeName(code), kExpected[code + 1]) << "code " << code;
   EXPECT_STREQ(fluss::protocol::ErrorCodeName(-2), "UNKNOWN");
-  EXPECT_STREQ(fluss::protocol::ErrorCodeName(64), "UNKNOWN");
+  EXPECT_STREQ(fluss::protocol::ErrorCodeName(71), "UNKNOWN");
+
+  // The public enumeration (include/fluss/error_codes.h) is the same table, in code order.
+  const auto& all = fluss::AllErrorCodes();
+  ASSERT_EQ(all.size(), 72u);
+  for (size_t i = 0; i < all.size(); ++i) {
+    EXPECT_EQ(all[i].first, static_cast<int32_t>(i) - 1);
+    EXPECT_STREQ(all[i].second, kExpected[i]);
+  }
+  EXPECT_EQ(static_cast<int32_t>(fluss::ErrorCode::TABLE_NOT_EXIST), 7);
+  EXPECT_EQ(static_cast<int32_t>(fluss::ErrorCode::HISTORICAL_PARTITION_THROTTLED), 70);
+  EXPECT_STREQ(fluss::ErrorCodeName(fluss::ErrorCode::NOT_LEADER_OR_FOLLOWER), "NOT_LEADER_OR_FOLLOWER");
+  EXPECT_EQ(fluss::protocol::NOT_LEADER_OR_FOLLOWER, 12);
+  EXPECT_STREQ(fluss::ErrorName(-2), "CLIENT_ERROR");
 }
 
 TEST(ErrorCodes, RetriableAndInvalidMetadataSets) {
@@ -232,6 +248,7 @@ TEST(ErrorCodes, RetriableAndInvalidMetadataSets) {
   for (int32_t code = -1; code <= 73; ++code) {
     EXPECT_EQ(fluss::protocol::IsRetriableError(code), retriable.count(code) == 1) << "code " << code;
     EXPECT_EQ(fluss::protocol::IsInvalidMetadataError(code), meta.count(code) == 1) << "code " << code;
+    EXPECT_EQ(fluss::IsRetriableErrorCode(code), retriable.count(code) == 1) << "code " << code;
   }
 }
 

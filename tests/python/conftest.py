@@ -90,3 +90,12 @@ async def run_with_ticker(coro_fn):
     elapsed = time.monotonic() - t0
     await ticker.stop()
     return result, ticker.ticks, elapsed
+
+
+async def new_table(conn, admin, database, name, schema, primary_keys=None, **descriptor):
+    """Creates table ``<database>.<name>`` with the pyarrow ``schema`` (a primary-key table when
+    ``primary_keys`` is given; ``descriptor``: further TableDescriptor keywords) and returns its
+    FlussTable."""
+    path = fluss.TablePath(database, name)
+    await admin.create_table(path, fluss.TableDescriptor(fluss.Schema(schema, primary_keys=primary_keys), **descriptor))
+    return await conn.get_table(path)

@@ -52,6 +52,16 @@ before new writes: 0 rows
   2   87.0
 ['id', 'score']
 """,
+    "pk_tables.py": """
+Found: name=Alice, age=25
+{'id': 1, 'name': 'Alice', 'age': 27}
+None
+{'id': 3, 'name': 'Charlie', 'age': 35}
+""",
+    "pk_partitioned.py": """
+{'user_id': 1, 'region': 'US', 'score': 1234}
+None
+""",
     "error_handling.py": """
 Fluss error: table fluss.example_errors: Table fluss.example_errors already exists.
 table not found: code 7

@@ -176,3 +176,23 @@ async def test_producer_loop_with_wait_for_capacity_writes_every_row_once(bootst
     assert sorted(r["id"] for r in got) == list(range(n))
     assert all(r["s"] == f"{r['id']:08d}" + "p" * 4000 for r in got)
     conn.close()
+
+
+async def test_threads_waiting_for_memory_on_one_writer_write_their_own_rows(bootstrap_servers, admin, database):
+    """Appends of several threads to one writer wait for memory with the GIL released; each
+    writes its own row when it resumes (the writer's value buffers are shared, so a waiting
+    append converts its row again after the wait)."""
+    conn, table, writer = await _writer(bootstrap_servers, admin, database, "threads",
+                                        **{"client.writer.buffer.memory-size": "16kb",
+                                           "writer.batch.size": "4kb"})
+
+    def produce(t):
+        for i in range(300):
+            writer.append({"id": t * 1000 + i, "s": f"{t}-{i}-" + "t" * 500})
+
+    await asyncio.gather(*(asyncio.to_thread(produce, t) for t in range(4)))
+    await writer.flush()
+    got = (await read_all(table, 1)).to_pylist()
+    assert sorted(r["id"] for r in got) == [t * 1000 + i for t in range(4) for i in range(300)]
+    assert all(r["s"] == f"{r['id'] // 1000}-{r['id'] % 1000}-" + "t" * 500 for r in got)
+    conn.close()

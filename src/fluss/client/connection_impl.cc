@@ -9,7 +9,8 @@ ConnectionImpl::ConnectionImpl(std::shared_ptr<metadata::Cluster> cluster)
     : cluster_(std::move(cluster)), writer_client_(std::make_shared<write::WriterClient>(cluster_)) {}
 
 Result<std::shared_ptr<ConnectionImpl>> ConnectionImpl::Create(const std::map<std::string, std::string>& properties) {
-  FLUSS_ASSIGN_OR_RETURN(auto cluster, metadata::Cluster::Create(properties));
+  FLUSS_ASSIGN_OR_RETURN(ClientOptions options, ParseClientOptions(properties));
+  FLUSS_ASSIGN_OR_RETURN(auto cluster, metadata::Cluster::Create(std::move(options)));
   return std::shared_ptr<ConnectionImpl>(new ConnectionImpl(std::move(cluster)));
 }
 

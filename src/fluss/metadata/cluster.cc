@@ -47,8 +47,7 @@ Cluster::Cluster(ClientOptions options, std::vector<net::ServerEndpoint> bootstr
       pool_(io_thread_.io(), options_.connect_timeout_ms, options_.request_timeout_ms),
       rpc_(options_.request_timeout_ms) {}
 
-Result<std::shared_ptr<Cluster>> Cluster::Create(const std::map<std::string, std::string>& properties) {
-  FLUSS_ASSIGN_OR_RETURN(ClientOptions options, ParseClientOptions(properties));
+Result<std::shared_ptr<Cluster>> Cluster::Create(ClientOptions options) {
   FLUSS_ASSIGN_OR_RETURN(auto bootstrap, ParseBootstrapServers(options.bootstrap_servers));
   std::shared_ptr<Cluster> c(new Cluster(std::move(options), std::move(bootstrap)));
   c->io_thread_.Start(c);

@@ -31,9 +31,9 @@ using Clock = std::chrono::steady_clock;
 
 class Cluster : public std::enable_shared_from_this<Cluster> {
  public:
-  /// Parses `properties` (ClientOptions; kInvalidArgument for a bad key, value or
-  /// bootstrap.servers) and starts the I/O thread. Nothing is sent yet (see Bootstrap).
-  static Result<std::shared_ptr<Cluster>> Create(const std::map<std::string, std::string>& properties);
+  /// Starts the I/O thread for `options` (parsed by ParseClientOptions, client/config.cc);
+  /// kInvalidArgument for a bad bootstrap.servers. Nothing is sent yet (see Bootstrap).
+  static Result<std::shared_ptr<Cluster>> Create(ClientOptions options);
 
   const ClientOptions& options() const { return options_; }
   net::IoThread& io_thread() { return io_thread_; }

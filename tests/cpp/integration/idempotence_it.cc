@@ -14,7 +14,9 @@
 #include "fluss/proto/fluss_api.pb.h"
 #include "fluss/protocol/errors.h"
 #include "fluss/record/arrow_log.h"
+#include "fluss/record/kv_batch.h"
 #include "fluss/record/log_batch.h"
+#include "fluss/row/kv_value.h"
 
 namespace fluss {
 namespace {
@@ -56,14 +58,15 @@ class IdempotenceIT : public ::testing::Test {
     auto impl = ConnectionImpl::Create({{"bootstrap.servers", Bootstrap()}});
     ASSERT_TRUE(impl.ok());
     raw_ = *impl;
-    ASSERT_TRUE(RunOnIo<bool>(raw_, [](std::shared_ptr<ConnectionImpl> c, TablePath p) -> asio::awaitable<Result<bool>> {
+    auto ready = RunOnIo<bool>(raw_, [](std::shared_ptr<ConnectionImpl> c, TablePath p) -> asio::awaitable<Result<bool>> {
                   Status st = co_await c->cluster()->Bootstrap();
                   if (!st.ok()) co_return st;
                   const std::vector<TablePath> tables{p};
                   st = co_await c->cluster()->WaitForLeaders(p, 1, metadata::Clock::now() + std::chrono::seconds(30));
                   if (!st.ok()) co_return st;
                   co_return true;
-                }(raw_, path_)).ok());
+                }(raw_, path_));
+    ASSERT_TRUE(ready.ok()) << ready.status().ToString();
   }
   void TearDown() override {
     if (admin_) EXPECT_TRUE(AwaitStatus([&](auto cb) { admin_->DropTableAsync(path_, true, cb); }).ok());
@@ -71,8 +74,22 @@ class IdempotenceIT : public ::testing::Test {
     if (conn_) EXPECT_TRUE(conn_->Close().ok());
   }
 
+  /// The leader of bucket 0 of `leader_path_` (the fixture's table unless a test sets another).
   std::shared_ptr<net::ServerConnection> Leader() {
-    return raw_->cluster()->TabletServer(*raw_->cluster()->metadata().Leader(path_, 0));
+    return raw_->cluster()->TabletServer(*raw_->cluster()->metadata().Leader(leader_path_.table_name.empty() ? path_ : leader_path_, 0));
+  }
+
+  /// Sends `req` to the leader of bucket 0, retrying the first bucket's retriable errors for a
+  /// while (right after create the leader may not serve the bucket yet), as the writer does.
+  template <typename Resp, typename Req>
+  Result<Resp> CallRetrying(ApiKey key, const Req& req) {
+    for (int attempt = 0;; ++attempt) {
+      auto r = RunOnIo<Resp>(raw_, raw_->cluster()->Call<Resp>(Leader(), key, req));
+      if (!r.ok() || !r->buckets_resp(0).has_error_code() || attempt >= 100 ||
+          !protocol::IsRetriableError(r->buckets_resp(0).error_code()))
+        return r;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
   }
 
   Result<proto::ProduceLogResponse> Produce(const std::shared_ptr<arrow::Buffer>& batch) {
@@ -83,24 +100,16 @@ class IdempotenceIT : public ::testing::Test {
     auto* b = req.add_buckets_req();
     b->set_bucket_id(0);
     b->set_records(batch->data(), static_cast<size_t>(batch->size()));
-    // Right after create the leader may not serve the bucket yet: retry retriable errors
-    // (NOT_LEADER_OR_FOLLOWER and the like) for a while, as the writer does.
-    for (int attempt = 0;; ++attempt) {
-      auto r = RunOnIo<proto::ProduceLogResponse>(raw_, raw_->cluster()->Call<proto::ProduceLogResponse>(Leader(), ApiKey::PRODUCE_LOG, req));
-      if (!r.ok() || !r->buckets_resp(0).has_error_code() || attempt >= 100 ||
-          !protocol::IsRetriableError(r->buckets_resp(0).error_code()))
-        return r;
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
+    return CallRetrying<proto::ProduceLogResponse>(ApiKey::PRODUCE_LOG, req);
   }
 
-  /// Every batch header of bucket 0 from offset 0.
-  std::vector<record::LogBatchHeader> Headers() {
+  /// Every batch header of bucket 0 from offset 0 (of the fixture's table, or `table_id`).
+  std::vector<record::LogBatchHeader> Headers(int64_t table_id = -1) {
     proto::FetchLogRequest req;
     req.set_follower_server_id(-1);
     req.set_max_bytes(1 << 20);
     auto* t = req.add_tables_req();
-    t->set_table_id(table_->info().table_id);
+    t->set_table_id(table_id >= 0 ? table_id : table_->info().table_id);
     t->set_projection_pushdown_enabled(false);
     auto* b = t->add_buckets_req();
     b->set_bucket_id(0);
@@ -150,6 +159,7 @@ class IdempotenceIT : public ::testing::Test {
   std::shared_ptr<Table> table_;
   std::shared_ptr<ConnectionImpl> raw_;
   TablePath path_;
+  TablePath leader_path_;
 };
 
 TEST_F(IdempotenceIT, ResentBatchIsWrittenOnceWithItsOriginalOffset) {
@@ -215,6 +225,67 @@ TEST_F(IdempotenceIT, WithoutIdempotenceBatchesCarryNoWriterId) {
   ASSERT_EQ(headers.size(), 1u);
   EXPECT_EQ(headers[0].writer_id, -1);
   EXPECT_EQ(headers[0].batch_sequence, -1);
+}
+
+TEST_F(IdempotenceIT, ResentKvBatchIsWrittenOnce) {
+  // A primary-key table (a INT primary key, b INT), one bucket.
+  const TablePath pk_path{path_.database_name, path_.table_name + "_pk"};
+  TableDescriptor d;
+  d.schema.arrow_schema = arrow::schema({arrow::field("a", arrow::int32(), false), arrow::field("b", arrow::int32())});
+  d.schema.primary_keys = {"a"};
+  d.bucket_count = 1;
+  ASSERT_TRUE(AwaitStatus([&](auto cb) { admin_->CreateTableAsync(pk_path, d, false, cb); }).ok());
+  auto t = Await<std::shared_ptr<Table>>([&](auto cb) { conn_->GetTableAsync(pk_path, cb); });
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  const auto& info = (*t)->info();
+  ASSERT_TRUE(RunOnIo<bool>(raw_, [](std::shared_ptr<ConnectionImpl> c, TablePath p) -> asio::awaitable<Result<bool>> {
+                Status st = co_await c->cluster()->WaitForLeaders(p, 1, metadata::Clock::now() + std::chrono::seconds(30));
+                if (!st.ok()) co_return st;
+                co_return true;
+              }(raw_, pk_path)).ok());
+  leader_path_ = pk_path;
+  auto codec = row::KvRowCodec::Make(*info.descriptor.schema.arrow_schema, row::KvFormat::kCompacted);
+  ASSERT_TRUE(codec.ok());
+  const int64_t writer = InitWriter();
+  ASSERT_GE(writer, 0);
+  auto kv_batch = [&](int32_t b, int32_t seq) {
+    record::KvBatchBuilder builder;
+    std::vector<Value> row{Value::Int(1), Value::Int(b)};
+    std::string value;
+    EXPECT_TRUE(codec->Encode(row.data(), &value).ok());
+    EXPECT_TRUE(builder.AppendUpsert(std::string("\x01", 1), value).ok());  // CompactedKey of INT 1
+    auto enc = builder.Finish(static_cast<int16_t>(info.schema_id), writer, seq);
+    EXPECT_TRUE(enc.ok());
+    return *enc;
+  };
+  auto put = [&](const std::shared_ptr<arrow::Buffer>& batch) {
+    proto::PutKvRequest req;
+    req.set_acks(-1);
+    req.set_table_id(info.table_id);
+    req.set_timeout_ms(30000);
+    auto* b = req.add_buckets_req();
+    b->set_bucket_id(0);
+    b->set_records(batch->data(), static_cast<size_t>(batch->size()));
+    return CallRetrying<proto::PutKvResponse>(ApiKey::PUT_KV, req);
+  };
+  auto first = kv_batch(10, 0);
+  for (int send = 0; send < 2; ++send) {  // the same bytes twice, as after a lost response
+    auto r = put(first);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    ASSERT_FALSE(r->buckets_resp(0).has_error_code()) << r->buckets_resp(0).error_message();
+  }
+  auto gap = put(kv_batch(30, 5));
+  ASSERT_TRUE(gap.ok());
+  EXPECT_EQ(gap->buckets_resp(0).error_code(), protocol::OUT_OF_ORDER_SEQUENCE_EXCEPTION);
+  auto second = put(kv_batch(20, 1));
+  ASSERT_TRUE(second.ok());
+  ASSERT_FALSE(second->buckets_resp(0).has_error_code()) << second->buckets_resp(0).error_message();
+  // The changelog: +I (1, 10) once, then -U/+U for the second batch; the resend added nothing.
+  auto headers = Headers(info.table_id);
+  int32_t records = 0;
+  for (const auto& h : headers) records += h.record_count;
+  EXPECT_EQ(records, 3);
+  EXPECT_TRUE(AwaitStatus([&](auto cb) { admin_->DropTableAsync(pk_path, true, cb); }).ok());
 }
 
 }  // namespace

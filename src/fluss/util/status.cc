@@ -1,14 +1,14 @@
-// fluss::Status methods that need the server error table (names, retry classification), so they
-// live in protocol/ next to errors.cc: util/ depends on nothing.
+// fluss::Status methods. Names and retry classification of server codes come from the one table
+// of include/fluss/error_codes.h, so util/ still depends on nothing.
 #include "fluss/status.h"
 
-#include "fluss/protocol/errors.h"
+#include "fluss/error_codes.h"
 
 namespace fluss {
 
 const char* ErrorName(int32_t error_code) {
   if (error_code == client_error::kClientError) return "CLIENT_ERROR";
-  return protocol::ErrorCodeName(error_code);
+  return ErrorCodeName(error_code);
 }
 
 bool Status::IsRetriable() const {
@@ -18,7 +18,7 @@ bool Status::IsRetriable() const {
     case StatusCode::kTimeout:
       return true;
     case StatusCode::kServer:
-      return protocol::IsRetriableError(error_code_);
+      return IsRetriableErrorCode(error_code_);
     default:
       return false;
   }
