@@ -35,7 +35,7 @@ from typing import Callable, Optional
 import pyarrow as pa
 import pytest
 
-import fluss
+from conftest import new_table
 from java_client import UTC, f32, java_tool, run_java, to_java, to_java_row
 
 D = decimal.Decimal
@@ -349,11 +349,9 @@ def _json_lines(schema: pa.Schema, rows: list, names=None) -> list:
 async def test_primary_key_tables_agree_with_java(conn, admin, database, bootstrap_servers, tmp_path, case):
     java_tool()  # fails early when java or mvn is missing
     schema, pk = case.schema, case.primary_keys
-    path = fluss.TablePath(database, case.id)
-    await admin.create_table(path, fluss.TableDescriptor(
-        fluss.Schema(schema, primary_keys=pk), bucket_count=case.bucket_count, bucket_keys=case.bucket_keys,
-        kv_format=case.kv_format))
-    table = await conn.get_table(path)
+    table = await new_table(conn, admin, database, case.id, schema, pk, bucket_count=case.bucket_count,
+                            bucket_keys=case.bucket_keys, kv_format=case.kv_format)
+    path = table.get_table_path()
     java_args = [bootstrap_servers, database, case.id]
 
     keys = case.keys()
