@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# Reads every row of a Fluss log table with the official Java client and prints JSON lines
-# (tests/java/src/main/java/flusscpp/javareader/ReadTable.java documents the output).
+# Runs the official Java client on a Fluss table (sources in tests/java/src/main/java/flusscpp/javareader):
 #
 #   tests/java/run-reader.sh <bootstrap.servers> <database> <table> [col,col,...]
+#       ReadTable: prints every row of a log table as JSON lines.
+#   tests/java/run-reader.sh pk <lookup|prefix|upsert> <bootstrap.servers> <database> <table> [arg]
+#       PkTool: looks up, prefix-looks-up or upserts/deletes rows of a primary-key table, JSON
+#       lines on stdin and stdout (PkTool.java documents them; Json.java the value encoding).
 #   tests/java/run-reader.sh --build      (only build, if needed)
 #
 # Builds tests/java once (mvn package into tests/java/target; rebuilt only when pom.xml or a
 # source file changes) and runs it. Needs java (17+) and mvn on PATH; the first build downloads
 # org.apache.fluss:fluss-client:0.9.1-incubating and slf4j-simple from Maven Central.
-# Build output goes to stderr, so stdout carries only the rows. READ_TIMEOUT_SECONDS (default
+# Build output goes to stderr, so stdout carries only the tool's output. READ_TIMEOUT_SECONDS (default
 # 120) bounds the read.
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -18,10 +21,14 @@ CP_FILE="$TARGET/classpath.txt"
 STAMP="$TARGET/.build-stamp"
 
 BUILD_ONLY=0
+MAIN=flusscpp.javareader.ReadTable
 if [ $# -eq 1 ] && [ "$1" = "--build" ]; then
   BUILD_ONLY=1
+elif [ $# -ge 1 ] && [ "$1" = "pk" ]; then
+  MAIN=flusscpp.javareader.PkTool  # checks its own arguments
+  shift
 elif [ $# -lt 3 ] || [ $# -gt 4 ]; then
-  echo "usage: $0 <bootstrap.servers> <database> <table> [col,col,...] | --build" >&2
+  echo "usage: $0 <bootstrap.servers> <database> <table> [col,col,...] | pk <mode> ... | --build" >&2
   exit 2
 fi
 for tool in java mvn; do
@@ -55,4 +62,4 @@ fi
 
 # Arrow Java (shaded in fluss-client) needs java.nio opened, as in the Fluss distribution.
 exec java --add-opens=java.base/java.nio=ALL-UNNAMED -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
-  -cp "$JAR:$(cat "$CP_FILE")" flusscpp.javareader.ReadTable "$@"
+  -cp "$JAR:$(cat "$CP_FILE")" "$MAIN" "$@"

@@ -17,17 +17,13 @@ import datetime as dt
 import decimal
 import json
 import math
-import shutil
-import struct
-import subprocess
 
 import pyarrow as pa
 import pytest
 
 import fluss
-from conftest import ROOT
+from java_client import f32 as _f32, java_tool, run_java, to_java_row
 
-READER = ROOT / "tests" / "java" / "run-reader.sh"
 UTC = dt.timezone.utc
 
 SCHEMA = pa.schema([
@@ -47,10 +43,6 @@ NAMES = SCHEMA.names
 PROJECTION = ["dec", "s", "id", "ts_ltz", "f32"]  # not in table order: both clients reorder
 
 BULK_ROWS = 12_000  # int64/double/timestamp buffers of 96 KB, strings ~150 KB: multi-block frames
-
-
-def _f32(x: float) -> float:
-    return struct.unpack("<f", struct.pack("<f", x))[0]
 
 
 def _edge_rows() -> list[dict]:
@@ -100,34 +92,6 @@ def _bulk_rows() -> list[dict]:
     return rows
 
 
-# ---- the values the Java reader prints (tests/java/.../ReadTable.java documents the format)
-
-def _ts_text(d: dt.datetime) -> str:
-    return d.replace(microsecond=0, tzinfo=None).isoformat() + f".{d.microsecond:06d}000"
-
-
-def _java_value(name: str, v):
-    if v is None:
-        return None
-    if name == "f32":
-        return _f32(v)
-    if name == "day":
-        return v.isoformat()
-    if name == "ts":
-        return _ts_text(v)
-    if name == "ts_ltz":
-        return _ts_text(v.astimezone(UTC)) + "Z"
-    if name == "dec":
-        return format(v.quantize(decimal.Decimal("0.01")), "f")
-    if name == "bin":
-        return v.hex()
-    return v
-
-
-def _java_row(row: dict, names: list[str]) -> dict:
-    return {n: _java_value(n, row[n]) for n in names}
-
-
 # ---- the values our scanner returns (pyarrow's to_pylist)
 
 def _arrow_row(row: dict, names: list[str]) -> dict:
@@ -155,37 +119,9 @@ def _assert_same_rows(got: list[dict], expected: list[dict], what: str) -> None:
             assert ok, f"{what}: row id={e['id']} column {k}: got {gv!r}, expected {ev!r}"
 
 
-_reader_built = False
-
-
-def _java_reader() -> str:
-    """tests/java/run-reader.sh, built once per run. Fails the test (never skips it) when java or
-    mvn is missing or the build fails."""
-    global _reader_built
-    missing = [tool for tool in ("java", "mvn") if shutil.which(tool) is None]
-    if missing:
-        pytest.fail(f"{' and '.join(missing)} not found on PATH: the Java reader test needs Java 17+ and Maven")
-    if not _reader_built:
-        out = subprocess.run([str(READER), "--build"], capture_output=True, text=True, timeout=900)
-        if out.returncode != 0:
-            pytest.fail(f"building tests/java failed ({out.returncode}):\n{out.stdout}\n{out.stderr}")
-        _reader_built = True
-    return str(READER)
-
-
-async def _java_read(reader: str, bootstrap: str, db: str, table: str, columns=None) -> list[dict]:
-    args = [reader, bootstrap, db, table] + ([",".join(columns)] if columns else [])
-    proc = await asyncio.create_subprocess_exec(*args, stdout=asyncio.subprocess.PIPE,
-                                                stderr=asyncio.subprocess.PIPE)
-    try:
-        stdout, stderr = await asyncio.wait_for(proc.communicate(), timeout=300)
-    except asyncio.TimeoutError:
-        proc.kill()
-        await proc.wait()
-        raise
-    assert proc.returncode == 0, (
-        f"Java reader failed ({proc.returncode}) on {db}.{table} columns={columns}:\n{stderr.decode()[-4000:]}")
-    return [json.loads(line) for line in stdout.decode("utf-8").splitlines()]
+async def _java_read(bootstrap: str, db: str, table: str, columns=None) -> list[dict]:
+    args = [bootstrap, db, table] + ([",".join(columns)] if columns else [])
+    return [json.loads(line) for line in await run_java(args)]
 
 
 CODECS = [
@@ -197,7 +133,7 @@ CODECS = [
 
 @pytest.mark.parametrize("codec,extra_props", CODECS)
 async def test_java_client_reads_what_we_write(conn, admin, database, bootstrap_servers, codec, extra_props):
-    java_reader = _java_reader()
+    java_tool()  # fails early when java or mvn is missing
     path = fluss.TablePath(database, "java_" + codec.lower())
     props = {"table.log.arrow.compression.type": codec, **extra_props}
     await admin.create_table(path, fluss.TableDescriptor(fluss.Schema(SCHEMA), bucket_count=2, properties=props))
@@ -223,10 +159,10 @@ async def test_java_client_reads_what_we_write(conn, admin, database, bootstrap_
 
     # The Java client: whole rows and a projection, both at once.
     java_all, java_projected = await asyncio.gather(
-        _java_read(java_reader, bootstrap_servers, database, path.table_name),
-        _java_read(java_reader, bootstrap_servers, database, path.table_name, PROJECTION))
-    _assert_same_rows(java_all, [_java_row(r, NAMES) for r in rows], f"Java reader, {codec}")
-    _assert_same_rows(java_projected, [_java_row(r, PROJECTION) for r in rows], f"Java reader, {codec}, projected")
+        _java_read(bootstrap_servers, database, path.table_name),
+        _java_read(bootstrap_servers, database, path.table_name, PROJECTION))
+    _assert_same_rows(java_all, [to_java_row(SCHEMA, r) for r in rows], f"Java reader, {codec}")
+    _assert_same_rows(java_projected, [to_java_row(SCHEMA, r, PROJECTION) for r in rows], f"Java reader, {codec}, projected")
 
     # Our own scanner, whole rows and the same projection.
     scanner = await table.new_scan().create_batch_scanner()
