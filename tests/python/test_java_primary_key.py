@@ -196,7 +196,7 @@ def _small_int_keys():
 
 
 def _composite_keys():
-    a_values = [0, 1, -1, 300, 2**63 - 1, -(2**63), 123_456_789_012]
+    a_values = [0, 1, -1, 2, 7, 300, 4096, 2**63 - 1, -(2**63), 123_456_789_012]  # enough to reach every bucket
     b_values = ["", "b", "é", "😀", "b" * 130, "ключ-2"]
     keys = [{"a": a, "b": b} for a in a_values for b in b_values]
     # interleave, so both halves (ours, Java's) hold rows of every prefix
