@@ -7,6 +7,7 @@
 
 #include "arrow_rows.h"
 #include "fluss/write/row_batch_builder.h"
+#include "fluss/write/row_validator.h"
 
 namespace fluss::write {
 namespace {
@@ -46,11 +47,11 @@ TEST(RowBatchBuilder, AppendsEveryMappedType) {
       Value::Int(2),     Value::Double(2.5), Value::Bytes("hé"),     Value::Bytes("abc"), Value::Bytes("large"),
       Value::Bytes("\x01"), Value::Bytes("xy"), Value::Bytes("zz"), Dec("-12345"),       Value::Int(19000),
       Value::Int(86399), Value::Int(1),      Value::Int(1700000000123LL), Value::Int(-1)};
-  ASSERT_TRUE(RowBatchBuilder::Validate(*schema, row.data(), row.size()).ok());
+  ASSERT_TRUE(RowValidator(schema).Check(row.data(), row.size()).ok());
   RowBatchBuilder b(schema);
   ASSERT_TRUE(b.Append(row.data()).ok());
   std::vector<Value> nulls(row.size(), Value::Null());
-  ASSERT_TRUE(RowBatchBuilder::Validate(*schema, nulls.data(), nulls.size()).ok());
+  ASSERT_TRUE(RowValidator(schema).Check(nulls.data(), nulls.size()).ok());
   ASSERT_TRUE(b.Append(nulls.data()).ok());
   EXPECT_EQ(b.num_rows(), 2);
   auto rb = b.Finish();
@@ -102,14 +103,14 @@ TEST(RowBatchBuilder, ValidateNamesTheColumnAndAppendsNothing) {
       {{Value::Int(1)}, "row has 1 values but the table has 5 columns"},
   };
   for (const auto& c : cases) {
-    Status st = RowBatchBuilder::Validate(*schema, c.row.data(), c.row.size());
+    Status st = RowValidator(schema).Check(c.row.data(), c.row.size());
     EXPECT_EQ(st.code(), StatusCode::kInvalidArgument) << c.message;
     EXPECT_EQ(st.message(), c.message);
   }
   // A type without a Fluss equivalent is rejected, naming the column.
   auto odd = arrow::schema({arrow::field("u", arrow::uint32())});
   const Value v = Value::Int(1);
-  Status st = RowBatchBuilder::Validate(*odd, &v, 1);
+  Status st = RowValidator(odd).Check(&v, 1);
   EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
   EXPECT_NE(st.message().find("'u'"), std::string::npos) << st.message();
 }

@@ -60,6 +60,7 @@ AppendWriterImpl::AppendWriterImpl(std::shared_ptr<WriterClient> client, TableIn
     : client_(std::move(client)),
       table_(std::move(table)),
       schema_(table_.descriptor.schema.arrow_schema),
+      validator_(schema_),
       target_(std::move(target)),
       indexed_(indexed),
       assigner_(std::move(assigner)),
@@ -94,7 +95,7 @@ Result<std::shared_ptr<WriteResult::State>> AppendWriterImpl::AppendValidated(co
 
 Result<WriteResult> AppendWriterImpl::AppendNoWait(const Value* values, size_t count) {
   if (client_->cluster()->closed()) return Status::Closed("table " + table_.table_path.ToString() + ": the connection is closed");
-  FLUSS_RETURN_NOT_OK(RowBatchBuilder::Validate(*schema_, values, count));
+  FLUSS_RETURN_NOT_OK(validator_.Check(values, count));
   FLUSS_ASSIGN_OR_RETURN(auto state, AppendValidated(values));
   return WriteResult(std::move(state));
 }

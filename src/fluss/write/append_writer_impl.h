@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "fluss/client.h"
+#include "fluss/write/row_validator.h"
 #include "fluss/write/bucket_assigner.h"
 #include "fluss/write/writer_client.h"
 
@@ -41,6 +42,7 @@ class AppendWriterImpl : public AppendWriter {
   const std::shared_ptr<WriterClient> client_;
   const TableInfo table_;
   const std::shared_ptr<arrow::Schema> schema_;
+  const RowValidator validator_;
   const std::shared_ptr<const WriteTable> target_;
   const bool indexed_;  // INDEXED log format (else ARROW)
   const std::unique_ptr<BucketAssigner> assigner_;

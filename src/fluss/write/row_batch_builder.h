@@ -19,11 +19,7 @@ class RowBatchBuilder {
  public:
   explicit RowBatchBuilder(std::shared_ptr<arrow::Schema> schema);
 
-  /// Checks every value against its column (kind, range, precision, nullability). Fails with
-  /// kInvalidArgument naming the column; nothing is appended in any case.
-  static Status Validate(const arrow::Schema& schema, const Value* values, size_t count);
-
-  /// Appends a row that passed Validate. Returns the estimated encoded bytes of the row.
+  /// Appends a row that passed RowValidator::Check (write/row_validator.h). Returns the estimated encoded bytes of the row.
   Result<int64_t> Append(const Value* values);
 
   int64_t num_rows() const { return num_rows_; }

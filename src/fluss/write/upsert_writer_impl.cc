@@ -68,6 +68,7 @@ UpsertWriterImpl::UpsertWriterImpl(std::shared_ptr<WriterClient> client, TableIn
     : client_(std::move(client)),
       table_(std::move(table)),
       schema_(table_.descriptor.schema.arrow_schema),
+      validator_(schema_),
       keys_(std::move(keys)),
       target_(std::move(target)),
       target_columns_(std::move(target_columns)),
@@ -112,7 +113,7 @@ Result<WriteResult> UpsertWriterImpl::Write(const Value* values, size_t count, b
       if (!written_[i] && values[i].kind != Value::Kind::kNull)
         return Status::InvalidArgument(Where() + ": column '" + schema_->field(static_cast<int>(i))->name() +
                                        "' is not a target column of this partial-update writer");
-    FLUSS_RETURN_NOT_OK(RowBatchBuilder::Validate(*schema_, values, count));
+    FLUSS_RETURN_NOT_OK(validator_.Check(values, count));
   }
   thread_local std::string pk;
   FLUSS_RETURN_NOT_OK(keys_.primary_key_encoder->Encode(values, &pk));

@@ -12,6 +12,7 @@
 
 #include "fluss/client.h"
 #include "fluss/row/key_encoding.h"
+#include "fluss/write/row_validator.h"
 #include "fluss/write/writer_client.h"
 
 namespace fluss::write {
@@ -48,6 +49,7 @@ class UpsertWriterImpl : public UpsertWriter {
   const std::shared_ptr<WriterClient> client_;
   const TableInfo table_;
   const std::shared_ptr<arrow::Schema> schema_;
+  const RowValidator validator_;
   const row::KeyEncoding keys_;
   const std::shared_ptr<const WriteTable> target_;
   const std::vector<int32_t> target_columns_;  // ascending; every column for a full-row writer
