@@ -40,6 +40,15 @@ class Admin {
                         bool ignore_if_exists, StatusCallback done);
   /// DropTable. Fails with TABLE_NOT_EXIST (7) unless ignore_if_not_exists.
   void DropTableAsync(const TablePath& path, bool ignore_if_not_exists, StatusCallback done);
+  /// AlterTable: sets and resets properties and adds columns at the end, in one request. Each
+  /// added column gets the next schema id's new column id; rows written before read it as
+  /// null. Fails before sending with kInvalidArgument naming the column for a NOT NULL or
+  /// unsupported column type, or when `changes` is empty; the server fails with
+  /// TABLE_NOT_EXIST (7) unless ignore_if_not_exists, INVALID_ALTER_TABLE_EXCEPTION (56) or
+  /// INVALID_CONFIG_EXCEPTION (39) for a property it does not allow to change, and rejects a column
+  /// name that exists with another type.
+  void AlterTableAsync(const TablePath& path, const TableChanges& changes, bool ignore_if_not_exists,
+                       StatusCallback done);
   /// GetTableInfo, server defaults included. Fails with TABLE_NOT_EXIST (7).
   void GetTableInfoAsync(const TablePath& path, Callback<TableInfo> done);
   /// ListTables. Fails with DATABASE_NOT_EXIST (4).

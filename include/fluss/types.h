@@ -39,6 +39,10 @@ struct TablePath {
 struct Schema {
   std::shared_ptr<arrow::Schema> arrow_schema;
   std::vector<std::string> primary_keys;
+  /// The server's column id of each field (table JSON "id"), filled for schemas read from the
+  /// server; rows written under another schema id are matched to these columns by id. Empty in
+  /// a schema built for CreateTable (the server then assigns 0..n-1).
+  std::vector<int32_t> column_ids;
 };
 
 /// Everything needed to create a table. `log_format` and `kv_format` of the Python API are the
@@ -51,6 +55,16 @@ struct TableDescriptor {
   std::optional<std::string> comment;
   std::map<std::string, std::string> properties;         ///< "table.*" options, validated by the server
   std::map<std::string, std::string> custom_properties;  ///< free-form, stored as given
+};
+
+/// What Admin::AlterTableAsync changes (AlterTable, Fluss 0.9). Properties are "table.*"
+/// options the server allows to change (e.g. "table.datalake.enabled") or custom properties.
+struct TableChanges {
+  std::map<std::string, std::string> set_properties;  ///< key -> new value
+  std::vector<std::string> reset_properties;           ///< keys set back to their default
+  /// Columns added after the last one, in order; each must be nullable (the server adds
+  /// nothing else). A field metadata key "comment" becomes the column comment.
+  std::vector<std::shared_ptr<arrow::Field>> add_columns;
 };
 
 /// A table as the server describes it (GetTableInfo), server defaults included.

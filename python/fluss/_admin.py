@@ -89,6 +89,41 @@ class FlussAdmin:
         p = _check_path(table_path)
         await self._n.drop_table(p.database_name, p.table_name, bool(ignore_if_not_exists))
 
+    async def alter_table(self, table_path: TablePath, *, add_columns: Optional[Iterable["pa.Field"]] = None,
+                          set_properties: Optional[Dict[str, str]] = None,
+                          reset_properties: Optional[Iterable[str]] = None,
+                          ignore_if_not_exists: bool = False) -> None:
+        """Changes a table in one AlterTable request (Fluss 0.9).
+
+        Args:
+            table_path: the table.
+            add_columns: ``pyarrow.Field`` objects appended after the last column, in order.
+                Each must be nullable: rows written before read it as None. A field metadata
+                key ``comment`` becomes the column comment. Table handles taken before keep
+                their schema (rows of the new schema read through them without the new
+                columns); take a new one with ``conn.get_table`` to write or read the columns.
+            set_properties: ``{key: value}`` properties to set (those the server allows to
+                change, e.g. ``table.datalake.enabled``, or custom properties).
+            reset_properties: property keys set back to their defaults.
+            ignore_if_not_exists: no error when the table does not exist.
+
+        Raises:
+            FlussError: -2 (before sending) for no change at all, a NOT NULL or unsupported
+                column type, naming the column; 7 TABLE_NOT_EXIST unless
+                ``ignore_if_not_exists``; 56 INVALID_ALTER_TABLE_EXCEPTION or 39
+                INVALID_CONFIG_EXCEPTION for a change the server refuses.
+        """
+        import pyarrow as pa
+
+        p = _check_path(table_path)
+        fields = list(add_columns or [])
+        for f in fields:
+            if not isinstance(f, pa.Field):
+                raise TypeError(f"add_columns: expected pyarrow.Field objects, got {type(f).__name__}")
+        schema = pa.schema(fields)
+        await self._n.alter_table(p.database_name, p.table_name, {str(k): str(v) for k, v in (set_properties or {}).items()},
+                                  [str(k) for k in (reset_properties or [])], schema, bool(ignore_if_not_exists))
+
     async def get_table(self, table_path: TablePath) -> TableInfo:
         """The table's metadata. Raises FlussError 7 TABLE_NOT_EXIST."""
         p = _check_path(table_path)

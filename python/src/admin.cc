@@ -2,6 +2,7 @@
 // returns an awaitable resolved on the I/O thread through the bridge (bridge.h).
 //
 // Thread affinity: the calling thread, GIL held; callbacks run on the I/O thread and take the GIL.
+#include <arrow/type.h>
 #include <map>
 #include <optional>
 #include <string>
@@ -86,6 +87,18 @@ struct PyAdmin {
     TablePath path = MakePath(db, table);
     return Awaitable([a, path, ignore](nb::object done) {
       a->DropTableAsync(path, ignore, MakeStatusCallback(std::move(done)));
+    });
+  }
+  nb::object AlterTable(std::string db, std::string table, std::map<std::string, std::string> set_properties,
+                        std::vector<std::string> reset_properties, nb::handle add_columns, bool ignore) {
+    TableChanges changes;
+    changes.set_properties = std::move(set_properties);
+    changes.reset_properties = std::move(reset_properties);
+    changes.add_columns = ImportSchema(add_columns)->fields();  // a pyarrow.Schema of the new columns
+    auto a = admin;
+    TablePath path = MakePath(db, table);
+    return Awaitable([a, path, changes, ignore](nb::object done) {
+      a->AlterTableAsync(path, changes, ignore, MakeStatusCallback(std::move(done)));
     });
   }
   nb::object GetTableInfo(std::string db, std::string table) {
@@ -181,6 +194,7 @@ void BindAdmin(nb::module_& m) {
            "partition_keys"_a, "bucket_count"_a.none(), "bucket_keys"_a, "comment"_a.none(), "properties"_a,
            "custom_properties"_a, "ignore_if_exists"_a)
       .def("drop_table", &PyAdmin::DropTable)
+      .def("alter_table", &PyAdmin::AlterTable)
       .def("get_table_info", &PyAdmin::GetTableInfo)
       .def("list_tables", &PyAdmin::ListTables)
       .def("table_exists", &PyAdmin::TableExists)

@@ -11,6 +11,7 @@
 #include "fluss/proto/fluss_api.pb.h"
 #include "fluss/protocol/fetch_log.h"
 #include "fluss/protocol/get_table_info.h"
+#include "fluss/protocol/get_table_schema.h"
 #include "fluss/protocol/init_writer.h"
 #include "fluss/protocol/list_offsets.h"
 #include "fluss/protocol/metadata_request.h"
@@ -185,6 +186,12 @@ TEST(InitWriterRequest, Bytes) {
     p->set_table_name(path.table_name);
   }
   EXPECT_EQ(Hex(MakeInitWriterRequest(tables).SerializeAsString()), Hex(req.SerializeAsString()));
+}
+
+TEST(GetTableSchemaRequest, Bytes) {
+  // field 1 = the path as for GetTableInfo; field 2 (varint) = schema id 2
+  EXPECT_EQ(Hex(MakeGetTableSchemaRequest(TablePath{"db", "t"}, 2).SerializeAsString()),
+            Hex(Unhex("0a 07 0a02 6462 1201 74 1002")));
 }
 
 TEST(GetTableInfoRequest, Bytes) {

@@ -92,6 +92,17 @@ async def run_with_ticker(coro_fn):
     return result, ticker.ticks, elapsed
 
 
+async def poll_records(scanner, count, timeout_s=20):
+    """Polls ``scanner`` (poll_async, 500 ms each) until ``count`` records or ``timeout_s``
+    seconds; returns the records in order."""
+    records = []
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout_s
+    while len(records) < count and loop.time() < deadline:
+        records.extend(await scanner.poll_async(500))
+    return records
+
+
 async def new_table(conn, admin, database, name, schema, primary_keys=None, **descriptor):
     """Creates table ``<database>.<name>`` with the pyarrow ``schema`` (a primary-key table when
     ``primary_keys`` is given; ``descriptor``: further TableDescriptor keywords) and returns its

@@ -1,26 +1,15 @@
 """The changelog of a primary-key table through the record scanner: +I, -U/+U and -D records
 with their row images and increasing offsets; batch scanners reject primary-key tables."""
 
-import asyncio
-
 import pyarrow as pa
 import pytest
 
 import fluss
-from conftest import new_table
+from conftest import new_table, poll_records
 
 SCHEMA = pa.schema([pa.field("id", pa.int32()), pa.field("name", pa.string()), pa.field("age", pa.int64())])
 I, UB, UA, D = (fluss.ChangeType.Insert, fluss.ChangeType.UpdateBefore, fluss.ChangeType.UpdateAfter,
                 fluss.ChangeType.Delete)
-
-
-async def poll_records(scanner, count, timeout_s=20):
-    records = []
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout_s
-    while len(records) < count and loop.time() < deadline:
-        records.extend(await scanner.poll_async(500))
-    return records
 
 
 @pytest.mark.parametrize("kv_format", ["COMPACTED", "INDEXED"])

@@ -1,5 +1,9 @@
 // Admin: database and table calls (protocol-rpc.md section 6) and ListOffsets (section 8).
 #include "fluss/client/connection_impl.h"
+
+#include <arrow/type.h>
+#include <arrow/util/key_value_metadata.h>
+
 #include "fluss/metadata/table_json.h"
 #include "fluss/scan/list_offsets.h"
 #include "fluss/proto/fluss_api.pb.h"
@@ -127,6 +131,45 @@ void Admin::DropTableAsync(const TablePath& path, bool ignore_if_not_exists, Sta
   req.set_ignore_if_not_exists(ignore_if_not_exists);
   CoordinatorStatusCall<proto::DropTableResponse>(impl_->cluster(), ApiKey::DROP_TABLE, std::move(req),
                                                   "table " + path.ToString(), std::move(done));
+}
+
+void Admin::AlterTableAsync(const TablePath& path, const TableChanges& changes, bool ignore_if_not_exists,
+                            StatusCallback done) {
+  const std::string where = "table " + path.ToString();
+  if (changes.set_properties.empty() && changes.reset_properties.empty() && changes.add_columns.empty())
+    return done(Status::InvalidArgument(where + ": alter_table without any change"));
+  proto::AlterTableRequest req;
+  SetPath(req.mutable_table_path(), path);
+  req.set_ignore_if_not_exists(ignore_if_not_exists);
+  for (const auto& [key, value] : changes.set_properties) {
+    auto* c = req.add_config_changes();
+    c->set_config_key(key);
+    c->set_config_value(value);
+    c->set_op_type(0);  // SET
+  }
+  for (const auto& key : changes.reset_properties) {
+    auto* c = req.add_config_changes();
+    c->set_config_key(key);
+    c->set_op_type(1);  // DELETE: back to the default
+  }
+  for (const auto& field : changes.add_columns) {
+    if (!field) return done(Status::InvalidArgument(where + ": add_columns holds a null field"));
+    if (!field->nullable())
+      return done(Status::InvalidArgument(where + ": added column '" + field->name() +
+                                          "' must be nullable (rows written before have no value for it)"));
+    auto type = metadata::ArrowFieldToFlussType(*field);
+    if (!type.ok()) return done(type.status().WithContext(where));
+    auto* c = req.add_add_columns();
+    c->set_column_name(field->name());
+    c->set_data_type_json(type->dump());
+    if (field->metadata()) {
+      auto comment = field->metadata()->Get("comment");
+      if (comment.ok()) c->set_comment(*comment);
+    }
+    c->set_column_position_type(0);  // LAST
+  }
+  CoordinatorStatusCall<proto::AlterTableResponse>(impl_->cluster(), ApiKey::ALTER_TABLE, std::move(req), where,
+                                                   std::move(done));
 }
 
 void Admin::GetTableInfoAsync(const TablePath& path, Callback<TableInfo> done) {

@@ -6,7 +6,8 @@
 
 namespace fluss::lookup {
 
-Result<std::shared_ptr<const LookupTable>> LookupTable::Make(const TableInfo& info) {
+Result<std::shared_ptr<const LookupTable>> LookupTable::Make(std::shared_ptr<metadata::Cluster> cluster,
+                                                             const TableInfo& info) {
   const std::string name = "table " + info.table_path.ToString();
   if (!info.HasPrimaryKey()) return Status::InvalidArgument(name + " has no primary key: lookups need a primary-key table");
   if (info.IsPartitioned()) return Status::Unsupported(name + " is partitioned; partitioned lookups are not supported yet");
@@ -14,11 +15,12 @@ Result<std::shared_ptr<const LookupTable>> LookupTable::Make(const TableInfo& in
   FLUSS_ASSIGN_OR_RETURN(auto keys, row::KeyEncoding::Make(d.schema.arrow_schema, d.schema.primary_keys, d.bucket_keys,
                                                            d.partition_keys, d.properties));
   FLUSS_ASSIGN_OR_RETURN(const row::KvFormat format, row::KvFormatOf(d.properties));
-  FLUSS_ASSIGN_OR_RETURN(auto codec, row::KvRowCodec::Make(*d.schema.arrow_schema, format));
+  FLUSS_ASSIGN_OR_RETURN(auto decoder, row::ValueRowDecoder::Make(d.schema, static_cast<int16_t>(info.schema_id), format));
   auto t = std::make_shared<LookupTable>();
   t->info = info;
   t->keys = std::move(keys);
-  t->codec = std::make_shared<const row::KvRowCodec>(std::move(codec));
+  t->schemas = std::make_shared<metadata::TableSchemas>(std::move(cluster), info);
+  t->decoder = std::make_shared<row::ValueRowDecoder>(std::move(decoder));
   return std::shared_ptr<const LookupTable>(std::move(t));
 }
 
@@ -30,9 +32,20 @@ Status LookupTable::CheckCount(size_t count) const {
   return Status::OK();
 }
 
-Result<std::shared_ptr<arrow::RecordBatch>> LookupTable::Decode(const std::vector<std::string_view>& values) const {
-  return row::DecodeValueRows(info.descriptor.schema.arrow_schema, static_cast<int16_t>(info.schema_id), *codec, values,
-                              Where());
+void LookupTable::Decode(std::vector<std::string_view> values, Callback<std::shared_ptr<arrow::RecordBatch>> done) const {
+  if (decoder->MissingSchemas(values).empty()) return done(decoder->Decode(values, Where()));
+  // Rare (after a schema change): the values must outlive the fetch of their schemas.
+  auto owned = std::make_shared<std::vector<std::string>>(values.begin(), values.end());
+  schemas->cluster()->Spawn<std::shared_ptr<arrow::RecordBatch>>(
+      [](std::shared_ptr<metadata::TableSchemas> s, std::shared_ptr<row::ValueRowDecoder> d,
+         std::shared_ptr<std::vector<std::string>> rows,
+         std::string where) -> asio::awaitable<Result<std::shared_ptr<arrow::RecordBatch>>> {
+        const std::vector<std::string_view> views(rows->begin(), rows->end());
+        Status st = co_await s->AddMissing(*d, views);
+        if (!st.ok()) co_return st;
+        co_return d->Decode(views, where);
+      }(schemas, decoder, std::move(owned), Where()),
+      std::move(done));
 }
 
 namespace {
@@ -50,7 +63,7 @@ Result<int32_t> BucketOfRow(const LookupTable& t, const Value* values, const std
 
 Result<std::shared_ptr<LookuperImpl>> LookuperImpl::Create(std::shared_ptr<metadata::Cluster> cluster,
                                                            const TableInfo& info) {
-  FLUSS_ASSIGN_OR_RETURN(auto table, LookupTable::Make(info));
+  FLUSS_ASSIGN_OR_RETURN(auto table, LookupTable::Make(cluster, info));
   auto sender = std::make_shared<LookupSender<PointLookup>>(std::move(cluster), info.table_path, info.table_id);
   return std::shared_ptr<LookuperImpl>(new LookuperImpl(std::move(table), std::move(sender)));
 }
@@ -67,15 +80,14 @@ void LookuperImpl::LookupAsync(const Value* values, size_t count, Callback<std::
   sender_->Enqueue(*bucket, std::move(pk), [table = table_, done = std::move(done)](Result<PointLookup::Outcome> r) {
     if (!r.ok()) return done(r.status());
     if (!*r) return done(std::shared_ptr<arrow::RecordBatch>());
-    const std::vector<std::string_view> one{**r};
-    done(table->Decode(one));
+    table->Decode(std::vector<std::string_view>{**r}, std::move(done));
   });
 }
 
 Result<std::shared_ptr<PrefixLookuperImpl>> PrefixLookuperImpl::Create(std::shared_ptr<metadata::Cluster> cluster,
                                                                        const TableInfo& info,
                                                                        const std::vector<std::string>& lookup_columns) {
-  FLUSS_ASSIGN_OR_RETURN(auto table, LookupTable::Make(info));
+  FLUSS_ASSIGN_OR_RETURN(auto table, LookupTable::Make(cluster, info));
   FLUSS_ASSIGN_OR_RETURN(auto prefix, table->keys.PrefixKeyEncoder(lookup_columns));
   std::vector<int32_t> columns;
   for (int c : table->keys.bucket_key) columns.push_back(c);
@@ -97,8 +109,7 @@ void PrefixLookuperImpl::LookupAsync(const Value* values, size_t count,
   }
   sender_->Enqueue(*bucket, std::move(prefix), [table = table_, done = std::move(done)](Result<PrefixLookup::Outcome> r) {
     if (!r.ok()) return done(r.status());
-    const std::vector<std::string_view> rows(r->begin(), r->end());
-    done(table->Decode(rows));
+    table->Decode(std::vector<std::string_view>(r->begin(), r->end()), std::move(done));
   });
 }
 

@@ -12,23 +12,28 @@
 
 #include "fluss/client.h"
 #include "fluss/lookup/lookup_sender.h"
+#include "fluss/metadata/table_schemas.h"
 #include "fluss/row/key_encoding.h"
 #include "fluss/row/kv_value.h"
+#include "fluss/row/value_rows.h"
 
 namespace fluss::lookup {
 
-/// What both lookupers share: the table, its key encoding and value codec.
+/// What both lookupers share: the table, its key encoding, its schemas and the value decoder.
 struct LookupTable {
   TableInfo info;
   row::KeyEncoding keys;
-  std::shared_ptr<const row::KvRowCodec> codec;
+  std::shared_ptr<metadata::TableSchemas> schemas;
+  std::shared_ptr<row::ValueRowDecoder> decoder;  // I/O thread: Decode and AddSchema
 
   /// Fails with kInvalidArgument for a log table, kUnsupported for a partitioned one.
-  static Result<std::shared_ptr<const LookupTable>> Make(const TableInfo& info);
+  static Result<std::shared_ptr<const LookupTable>> Make(std::shared_ptr<metadata::Cluster> cluster,
+                                                         const TableInfo& info);
   /// Decodes value bytes (`values`, each [schema id][row]) into one record batch of the
-  /// table's schema, in order. Fails with kProtocol for a malformed value, kUnsupported for a
-  /// value written under another schema id.
-  Result<std::shared_ptr<arrow::RecordBatch>> Decode(const std::vector<std::string_view>& values) const;
+  /// table handle's schema, in order, and passes it to `done`: at once when every schema id
+  /// is known, else after fetching the others (values written under another schema, matched
+  /// by column id). Fails with kProtocol for a malformed value. I/O thread.
+  void Decode(std::vector<std::string_view> values, Callback<std::shared_ptr<arrow::RecordBatch>> done) const;
   /// Checks the call shape (one value per column).
   Status CheckCount(size_t count) const;
   std::string Where() const { return "table " + info.table_path.ToString(); }

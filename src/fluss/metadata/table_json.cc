@@ -146,17 +146,14 @@ std::vector<std::string> StringList(const json& j, const char* key) {
     for (const auto& e : j[key]) v.push_back(e.get<std::string>());
   return v;
 }
-}  // namespace
 
-Result<TableDescriptor> TableDescriptorFromJson(std::string_view text) try {
-  json j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object() || !j.contains("schema"))
-    return Status::Protocol("malformed table JSON from server");
-  TableDescriptor d;
-  const json& s = j["schema"];
+// The `schema` object of table JSON (also GetTableSchemaResponse.schema_json): columns with
+// their ids (0.9; positions when absent, as the server assigns them) and the primary key.
+Result<Schema> SchemaFromObject(const json& s) {
   // (operator[] on a const json with a missing key is undefined behaviour: check first)
   if (!s.is_object() || !s.contains("columns") || !s["columns"].is_array())
     return Status::Protocol("malformed table JSON from server: schema without columns");
+  Schema out;
   std::vector<std::shared_ptr<arrow::Field>> fields;
   for (const auto& c : s["columns"]) {
     if (!c.is_object() || !c.contains("name") || !c["name"].is_string() || !c.contains("data_type"))
@@ -167,10 +164,31 @@ Result<TableDescriptor> TableDescriptorFromJson(std::string_view text) try {
     std::shared_ptr<arrow::KeyValueMetadata> md;
     if (c.contains("comment") && c["comment"].is_string())
       md = arrow::key_value_metadata({"comment"}, {c["comment"].get<std::string>()});
+    out.column_ids.push_back(c.contains("id") && c["id"].is_number_integer() ? c["id"].get<int32_t>()
+                                                                             : static_cast<int32_t>(fields.size()));
     fields.push_back(arrow::field(c["name"].get<std::string>(), type, nullable, md));
   }
-  d.schema.arrow_schema = arrow::schema(std::move(fields));
-  d.schema.primary_keys = StringList(s, "primary_key");
+  out.arrow_schema = arrow::schema(std::move(fields));
+  out.primary_keys = StringList(s, "primary_key");
+  return out;
+}
+
+}  // namespace
+
+Result<Schema> SchemaFromJson(std::string_view text) try {
+  json j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return Status::Protocol("malformed schema JSON from server");
+  return SchemaFromObject(j);
+} catch (const nlohmann::json::exception& e) {
+  return Status::Protocol(std::string("malformed schema JSON from server: ") + e.what());
+}
+
+Result<TableDescriptor> TableDescriptorFromJson(std::string_view text) try {
+  json j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("schema"))
+    return Status::Protocol("malformed table JSON from server");
+  TableDescriptor d;
+  FLUSS_ASSIGN_OR_RETURN(d.schema, SchemaFromObject(j["schema"]));
   if (j.contains("comment") && j["comment"].is_string()) d.comment = j["comment"].get<std::string>();
   d.partition_keys = StringList(j, "partition_key");
   d.bucket_keys = StringList(j, "bucket_key");

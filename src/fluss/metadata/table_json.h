@@ -30,6 +30,10 @@ Result<std::string> TableDescriptorToJson(const TableDescriptor& descriptor);
 /// (FlussTypeToArrow) and keeps column comments as field metadata "comment".
 Result<TableDescriptor> TableDescriptorFromJson(std::string_view json);
 
+/// Parses GetTableSchemaResponse.schema_json (the `schema` object of table JSON): columns with
+/// their column ids, primary key.
+Result<Schema> SchemaFromJson(std::string_view json);
+
 /// DatabaseDescriptor JSON: {"version":1,"comment":...,"custom_properties":{...}}.
 std::string DatabaseDescriptorToJson(const DatabaseDescriptor& descriptor);
 Result<DatabaseDescriptor> DatabaseDescriptorFromJson(std::string_view json);

@@ -30,6 +30,7 @@ enum class ApiKey : int16_t {
   GET_DATABASE_INFO = 1035,
   CREATE_PARTITION = 1036,
   DROP_PARTITION = 1037,
+  ALTER_TABLE = 1044,
 };
 
 /// Java name of the key, e.g. "PRODUCE_LOG".

@@ -13,6 +13,10 @@
 #include "fluss/record/value_batch.h"
 #include "fluss/row/kv_value.h"
 #include "fluss/row/value_rows.h"
+#include "fluss/metadata/table_schemas.h"
+#include "fluss/scan/log_batch_decoder.h"
+
+#include <set>
 
 namespace fluss::scan {
 
@@ -21,20 +25,30 @@ using metadata::Clock;
 namespace {
 
 // The rows of log record batches `records` (the table's log format), at most `limit`.
-Result<std::shared_ptr<arrow::RecordBatch>> DecodeLogRows(const TableInfo& table, std::string_view records, int32_t limit) {
-  const auto& schema = table.descriptor.schema.arrow_schema;
+// The schema ids of the log batches in `records` (malformed bytes are left to DecodeLogRows).
+std::vector<int16_t> SchemaIdsOf(std::string_view records) {
+  record::LogBatchIterator it(reinterpret_cast<const uint8_t*>(records.data()), records.size());
+  record::LogBatchHeader h;
+  const uint8_t* start = nullptr;
+  Status st;
+  std::set<int16_t> ids;
+  while (it.Next(&h, &start, &st)) ids.insert(h.schema_id);
+  return {ids.begin(), ids.end()};
+}
+
+Result<std::shared_ptr<arrow::RecordBatch>> DecodeLogRows(const LogBatchDecoder& decoder, std::string_view records,
+                                                          int32_t limit) {
+  const auto& schema = decoder.schema();
   std::shared_ptr<arrow::Buffer> buffer = arrow::Buffer::FromString(std::string(records));
   record::LogBatchIterator it(buffer->data(), static_cast<size_t>(buffer->size()));
   record::LogBatchHeader h;
   const uint8_t* start = nullptr;
   Status st;
-  const bool indexed = table.LogFormat() == "INDEXED";
   std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
   int64_t rows = 0;
   while (rows < limit && it.Next(&h, &start, &st)) {
     auto slice = arrow::SliceBuffer(buffer, start - buffer->data(), static_cast<int64_t>(h.batch_size()));
-    Result<std::shared_ptr<arrow::RecordBatch>> rb =
-        indexed ? record::DecodeIndexedLogBatch(slice, h, schema, nullptr) : record::DecodeArrowLogBatch(slice, h, schema);
+    Result<std::shared_ptr<arrow::RecordBatch>> rb = decoder.Decode(slice, h, nullptr);
     if (!rb.ok()) return rb.status();
     if (!*rb) continue;
     rows += (*rb)->num_rows();
@@ -76,7 +90,12 @@ asio::awaitable<Result<std::shared_ptr<arrow::RecordBatch>>> LimitScan(std::shar
     if (resp.ok()) {
       auto parsed = protocol::ParseLimitScanResponse(table.table_id, ref, *resp, !table.HasPrimaryKey());
       if (parsed.ok()) {
-        if (parsed->is_log_table) co_return DecodeLogRows(table, parsed->records, limit);
+        if (parsed->is_log_table) {
+          LogBatchDecoder decoder(cluster, table, table.LogFormat() == "INDEXED");
+          Status added = co_await decoder.AddMissing(SchemaIdsOf(parsed->records));
+          if (!added.ok()) co_return added.WithContext(where);
+          co_return DecodeLogRows(decoder, parsed->records, limit);
+        }
         const auto* data = reinterpret_cast<const uint8_t*>(parsed->records.data());
         std::vector<std::string_view> values;
         if (!parsed->records.empty()) {
@@ -86,10 +105,12 @@ asio::awaitable<Result<std::shared_ptr<arrow::RecordBatch>>> LimitScan(std::shar
         }
         auto format = row::KvFormatOf(table.descriptor.properties);
         if (!format.ok()) co_return format.status();
-        auto codec = row::KvRowCodec::Make(*table.descriptor.schema.arrow_schema, *format);
-        if (!codec.ok()) co_return codec.status();
-        co_return row::DecodeValueRows(table.descriptor.schema.arrow_schema, static_cast<int16_t>(table.schema_id),
-                                       *codec, values, "table " + table.table_path.ToString());
+        auto decoder = row::ValueRowDecoder::Make(table.descriptor.schema, static_cast<int16_t>(table.schema_id), *format);
+        if (!decoder.ok()) co_return decoder.status();
+        metadata::TableSchemas schemas(cluster, table);
+        Status added = co_await schemas.AddMissing(*decoder, values);
+        if (!added.ok()) co_return added;
+        co_return decoder->Decode(values, "table " + table.table_path.ToString());
       }
       failed = parsed.status();
     }

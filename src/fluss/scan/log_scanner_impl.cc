@@ -1,5 +1,7 @@
 #include "fluss/scan/log_scanner_impl.h"
 
+#include <set>
+
 #include "fluss/scan/list_offsets.h"
 
 #include <arrow/buffer.h>
@@ -62,6 +64,12 @@ Result<std::shared_ptr<LogScannerImpl>> LogScannerImpl::Create(std::shared_ptr<m
       return Status::InvalidArgument("projection: column index " + std::to_string(i) + " appears twice");
   }
   s->projection_ = std::move(projection);
+  s->decoder_ = std::make_shared<LogBatchDecoder>(s->cluster_, s->table_, !s->arrow_format_);
+  // Projection pushdown names columns by position, resolved against each batch's own schema
+  // (protocol-data.md 2.5). Columns added by a schema change exist only in later batches, so
+  // once the handle's schema is not the first one the scanner fetches whole rows and projects
+  // them itself.
+  s->pushdown_ = s->arrow_format_ && !s->projection_.empty() && s->table_.schema_id <= 1;
   if (s->projection_.empty()) {
     s->read_schema_ = full;
     s->out_schema_ = full;
@@ -318,7 +326,7 @@ asio::awaitable<void> LogScannerImpl::RunFetch(std::shared_ptr<FetchInFlight> f,
         error = raw.status();
       } else {
         const auto first = FirstOffsets(*raw);
-        auto batches = DecodeAll(std::move(*raw));
+        auto batches = co_await DecodeFetched(std::move(*raw));
         if (!batches.ok()) {
           Rewind(first, positions);  // a failed decode skips nothing: the next fetch retries it
           error = batches.status();
@@ -458,7 +466,7 @@ asio::awaitable<Result<std::vector<ScanBatch>>> LogScannerImpl::ReadToEnd() {
       next_positions = active;
       next = net::StartDeferred<std::vector<RawBatch>>(cluster_->io(), FetchRound(active, *end, 0));
     }
-    auto batches = DecodeAll(std::move(round));
+    auto batches = co_await DecodeFetched(std::move(round));
     if (!batches.ok()) {
       // Nothing from the bad batch on counts as read: let the fetch in flight end (it moves
       // the positions), then move them back to this round's start.
@@ -531,7 +539,7 @@ asio::awaitable<Result<LogScannerImpl::LeaderFetch>> LogScannerImpl::FetchFromLe
     int32_t wait_ms) {
   const TablePath& path = table_.table_path;
   const auto& opts = cluster_->options();
-  const bool projected = arrow_format_ && !sorted_projection_.empty();
+  const bool projected = pushdown_;
   protocol::FetchLogTable fetch;
   fetch.table_id = table_.table_id;
   if (projected) fetch.projected_fields = sorted_projection_;
@@ -603,7 +611,7 @@ asio::awaitable<Result<LogScannerImpl::LeaderFetch>> LogScannerImpl::FetchFromLe
 }
 
 Result<std::vector<ScanBatch>> LogScannerImpl::DecodeAll(std::vector<RawBatch> raw) const {
-  const bool projected = arrow_format_ && !sorted_projection_.empty();
+  const bool projected = pushdown_;
   std::vector<ScanBatch> out;
   out.reserve(raw.size());
   for (auto& r : raw) {
@@ -635,10 +643,10 @@ Result<std::vector<ScanBatch>> LogScannerImpl::DecodeAll(std::vector<RawBatch> r
 Result<std::shared_ptr<arrow::RecordBatch>> LogScannerImpl::Decode(const std::shared_ptr<arrow::Buffer>& slice,
                                                                    const record::LogBatchHeader& h,
                                                                    std::vector<int8_t>* change_types) const {
-  if (!arrow_format_) {
-    // INDEXED rows carry every column: decode them all, then project in the client.
-    FLUSS_ASSIGN_OR_RETURN(auto rb, record::DecodeIndexedLogBatch(slice, h, table_.descriptor.schema.arrow_schema,
-                                                                   h.append_only() ? nullptr : change_types));
+  if (!pushdown_) {
+    // Whole rows (INDEXED, no projection, or a table whose schema changed): decode every
+    // column under the batch's own schema, then project in the client.
+    FLUSS_ASSIGN_OR_RETURN(auto rb, decoder_->Decode(slice, h, change_types));
     if (!rb || projection_.empty()) return rb;
     std::vector<std::shared_ptr<arrow::Array>> cols;
     for (int32_t i : projection_) cols.push_back(rb->column(i));
@@ -654,6 +662,18 @@ Result<std::shared_ptr<arrow::RecordBatch>> LogScannerImpl::Decode(const std::sh
   std::vector<std::shared_ptr<arrow::Array>> cols;
   for (int i : reorder_) cols.push_back(rb->column(i));
   return arrow::RecordBatch::Make(out_schema_, rb->num_rows(), std::move(cols));
+}
+
+asio::awaitable<Result<std::vector<ScanBatch>>> LogScannerImpl::DecodeFetched(std::vector<RawBatch> raw) {
+  std::set<int16_t> others;
+  if (!pushdown_)
+    for (const auto& r : raw)
+      if (r.header.schema_id != table_.schema_id) others.insert(r.header.schema_id);
+  if (!others.empty()) {
+    Status st = co_await decoder_->AddMissing(std::vector<int16_t>(others.begin(), others.end()));
+    if (!st.ok()) co_return st.WithContext("table " + table_.table_path.ToString());
+  }
+  co_return DecodeAll(std::move(raw));
 }
 
 }  // namespace fluss::scan

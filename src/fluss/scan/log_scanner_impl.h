@@ -20,6 +20,7 @@
 #include "fluss/net/coroutines.h"
 #include "fluss/proto/fluss_api.pb.h"
 #include "fluss/record/log_batch.h"
+#include "fluss/scan/log_batch_decoder.h"
 
 namespace fluss::scan {
 
@@ -106,6 +107,8 @@ class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<Lo
                                                             int32_t wait_ms);
   /// Checks CRCs and decodes fetched batches (the CPU part of reading).
   Result<std::vector<ScanBatch>> DecodeAll(std::vector<RawBatch> raw) const;
+  /// DecodeAll after fetching the schemas of batches written under another schema id. I/O thread.
+  asio::awaitable<Result<std::vector<ScanBatch>>> DecodeFetched(std::vector<RawBatch> raw);
   asio::awaitable<Result<LeaderFetch>> FetchFromLeader(int32_t leader, std::map<int32_t, int64_t> positions,
                                                        std::optional<std::map<int32_t, int64_t>> stop,
                                                        int32_t wait_ms);
@@ -119,6 +122,8 @@ class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<Lo
   std::shared_ptr<metadata::Cluster> cluster_;
   const TableInfo table_;
   bool arrow_format_ = true;
+  bool pushdown_ = false;  // ARROW fetches ask the server for sorted_projection_ only
+  std::shared_ptr<LogBatchDecoder> decoder_;  // whole rows under any schema id
   std::vector<int32_t> projection_;         // requested order (empty: all columns)
   std::vector<int32_t> sorted_projection_;  // what an ARROW fetch asks for (ascending)
   std::vector<int> reorder_;                // output column i = decoded column reorder_[i]
