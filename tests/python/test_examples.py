@@ -77,11 +77,7 @@ def _run(name, bootstrap_servers):
 
 
 # Examples of what the C++ core cannot do yet: expected to fail until it can (then they pass).
-NOT_YET = {"pk_partitioned.py": "the C++ core does not write to or look up partitioned tables yet"}
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=NOT_YET[n]))
-                                  if n in NOT_YET else n for n in sorted(EXPECTED)])
+@pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_example_prints_expected_output(name, bootstrap_servers):
     assert _run(name, bootstrap_servers).strip("\n") == EXPECTED[name].strip("\n")
 
