@@ -67,19 +67,21 @@ class _LoopLookups:
                 fut.set_result(found)
 
 
-class _Lookups:
-    """What the point and prefix lookupers share: a native lookuper per event loop using them
-    (``make_native()`` makes one; the first is made at once, so bad arguments raise when the
-    lookuper is created), and ``_lookup(key) -> list of row dicts``."""
+class _Channel:
+    """The native lookupers of one table and lookup kind, one per event loop, shared by every
+    lookuper of that kind made from the same ``FlussTable``: lookups of many lookupers (one per
+    task is a common habit) complete in the same bursts, so their rows are converted together
+    (``make_native()`` makes a native lookuper; the first is made at once, so bad arguments
+    raise when the first lookuper is created). Under the native lookupers, the connection
+    shares one sender per table, so the keys also gather into the same requests."""
 
-    def __init__(self, table: "FlussTable", make_native: Callable[[], object]):
-        # make_native must not reference this object (the natives would keep it alive).
-        self._table = table
+    def __init__(self, make_native: Callable[[], object]):
+        # make_native must not reference the table (the natives would keep it alive).
         self._make_native = make_native
         self._spare = make_native()  # not bound to a loop yet
         self._by_loop: Dict[asyncio.AbstractEventLoop, _LoopLookups] = {}
 
-    def _for_loop(self) -> _LoopLookups:
+    def for_loop(self) -> _LoopLookups:
         loop = asyncio.get_running_loop()
         lookups = self._by_loop.get(loop)
         if lookups is None:
@@ -90,15 +92,34 @@ class _Lookups:
             lookups = self._by_loop[loop] = _LoopLookups(native, loop)
         return lookups
 
+    def requests_sent(self) -> int:
+        # Every native lookuper of the table reports its connection's one sender: take one.
+        natives = [lk._native for lk in self._by_loop.values()] + ([self._spare] if self._spare is not None else [])
+        return max(n.requests_sent for n in natives) if natives else 0
+
+
+class _Lookups:
+    """What the point and prefix lookupers share: the table's channel for their kind (``key``)
+    and ``_lookup(key) -> list of row dicts``."""
+
+    def __init__(self, table: "FlussTable", key: tuple, make_native: Callable[[], object]):
+        self._table = table
+        channels = table.__dict__.setdefault("_lookup_channels", {})
+        channel = channels.get(key)
+        if channel is None:
+            channel = channels[key] = _Channel(make_native)
+        self._channel = channel
+        self._requests_before = channel.requests_sent()
+
     async def _lookup(self, key) -> List[dict]:
-        return await self._for_loop().start(key)
+        return await self._channel.for_loop().start(key)
 
     @property
     def requests_sent(self) -> int:
-        """Lookup requests this lookuper has sent so far (diagnostics: concurrent lookups share
-        requests, up to ``client.lookup.max-batch-size`` keys each)."""
-        return sum(lk._native.requests_sent for lk in self._by_loop.values()) + (
-            self._spare.requests_sent if self._spare is not None else 0)
+        """Lookup requests sent for lookups of this kind on this table since this lookuper was
+        made (diagnostics: concurrent lookups share requests, up to
+        ``client.lookup.max-batch-size`` keys each; lookupers of one table share them too)."""
+        return self._channel.requests_sent() - self._requests_before
 
 
 class Lookuper(_Lookups):
@@ -114,7 +135,7 @@ class Lookuper(_Lookups):
 
     def __init__(self, table: "FlussTable"):
         _require_primary_key(table, "new_lookup")
-        super().__init__(table, table._n.new_lookuper)
+        super().__init__(table, ("point",), table._n.new_lookuper)
 
     async def lookup(self, pk) -> Optional[dict]:
         """The row with primary key ``pk``, or None when there is none.
@@ -176,7 +197,7 @@ class PrefixLookuper(_Lookups):
         if not self._columns:
             raise FlussError("lookup_by: columns must name the lookup columns (the table's bucket key)")
         columns, positions, native_table = list(self._columns), [names.index(c) for c in self._columns], table._n
-        super().__init__(table, lambda: native_table.new_prefix_lookuper(columns, positions))
+        super().__init__(table, ("prefix", *columns), lambda: native_table.new_prefix_lookuper(columns, positions))
 
     @property
     def lookup_columns(self) -> List[str]:

@@ -76,12 +76,12 @@ Result<std::shared_ptr<UpsertWriter>> Table::NewUpsertWriter(const std::vector<i
 }
 
 Result<std::shared_ptr<Lookuper>> Table::NewLookuper() {
-  FLUSS_ASSIGN_OR_RETURN(auto l, lookup::LookuperImpl::Create(impl_->cluster(), info_));
+  FLUSS_ASSIGN_OR_RETURN(auto l, lookup::LookuperImpl::Create(impl_->cluster(), *impl_->lookup_senders(), info_));
   return std::static_pointer_cast<Lookuper>(l);
 }
 
 Result<std::shared_ptr<PrefixLookuper>> Table::NewPrefixLookuper(const std::vector<std::string>& lookup_columns) {
-  FLUSS_ASSIGN_OR_RETURN(auto l, lookup::PrefixLookuperImpl::Create(impl_->cluster(), info_, lookup_columns));
+  FLUSS_ASSIGN_OR_RETURN(auto l, lookup::PrefixLookuperImpl::Create(impl_->cluster(), *impl_->lookup_senders(), info_, lookup_columns));
   return std::static_pointer_cast<PrefixLookuper>(l);
 }
 

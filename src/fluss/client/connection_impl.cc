@@ -6,7 +6,9 @@
 namespace fluss::client {
 
 ConnectionImpl::ConnectionImpl(std::shared_ptr<metadata::Cluster> cluster)
-    : cluster_(std::move(cluster)), writer_client_(std::make_shared<write::WriterClient>(cluster_)) {}
+    : cluster_(std::move(cluster)),
+      writer_client_(std::make_shared<write::WriterClient>(cluster_)),
+      lookup_senders_(std::make_shared<lookup::LookupSenders>(cluster_)) {}
 
 Result<std::shared_ptr<ConnectionImpl>> ConnectionImpl::Create(const std::map<std::string, std::string>& properties) {
   FLUSS_ASSIGN_OR_RETURN(ClientOptions options, ParseClientOptions(properties));

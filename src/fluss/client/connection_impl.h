@@ -1,5 +1,6 @@
 // The shared core behind Connection, Admin and Table: the cluster view (I/O thread, server
-// connections, metadata) and the writer client every writer of the connection shares; and
+// connections, metadata), the writer client every writer of the connection shares and the
+// lookup senders every lookuper shares; and
 // the closing sequence (flush writers, fail what is left, close sockets, stop the thread).
 //
 // Thread affinity: every method may be called from any thread.
@@ -9,6 +10,7 @@
 #include <mutex>
 
 #include "fluss/client.h"
+#include "fluss/lookup/lookup_senders.h"
 #include "fluss/metadata/cluster.h"
 #include "fluss/write/writer_client.h"
 
@@ -22,6 +24,8 @@ class ConnectionImpl {
 
   const std::shared_ptr<metadata::Cluster>& cluster() const { return cluster_; }
   const std::shared_ptr<write::WriterClient>& writer_client() const { return writer_client_; }
+  /// The lookup senders every lookuper of the connection shares (one per table and kind).
+  const std::shared_ptr<lookup::LookupSenders>& lookup_senders() const { return lookup_senders_; }
   const ClientOptions& options() const { return cluster_->options(); }
   bool closed() const { return cluster_->closed(); }
 
@@ -35,6 +39,7 @@ class ConnectionImpl {
 
   std::shared_ptr<metadata::Cluster> cluster_;
   std::shared_ptr<write::WriterClient> writer_client_;
+  std::shared_ptr<lookup::LookupSenders> lookup_senders_;
   std::mutex close_mu_;
   bool closed_ = false;  // guarded by close_mu_
 };

@@ -62,9 +62,9 @@ Result<int32_t> BucketOfRow(const LookupTable& t, const Value* values, const std
 }  // namespace
 
 Result<std::shared_ptr<LookuperImpl>> LookuperImpl::Create(std::shared_ptr<metadata::Cluster> cluster,
-                                                           const TableInfo& info) {
-  FLUSS_ASSIGN_OR_RETURN(auto table, LookupTable::Make(cluster, info));
-  auto sender = std::make_shared<LookupSender<PointLookup>>(std::move(cluster), info.table_path, info.table_id);
+                                                           LookupSenders& senders, const TableInfo& info) {
+  FLUSS_ASSIGN_OR_RETURN(auto table, LookupTable::Make(std::move(cluster), info));
+  auto sender = senders.Point(info.table_path, info.table_id);
   return std::shared_ptr<LookuperImpl>(new LookuperImpl(std::move(table), std::move(sender)));
 }
 
@@ -85,13 +85,13 @@ void LookuperImpl::LookupAsync(const Value* values, size_t count, Callback<std::
 }
 
 Result<std::shared_ptr<PrefixLookuperImpl>> PrefixLookuperImpl::Create(std::shared_ptr<metadata::Cluster> cluster,
-                                                                       const TableInfo& info,
+                                                                       LookupSenders& senders, const TableInfo& info,
                                                                        const std::vector<std::string>& lookup_columns) {
-  FLUSS_ASSIGN_OR_RETURN(auto table, LookupTable::Make(cluster, info));
+  FLUSS_ASSIGN_OR_RETURN(auto table, LookupTable::Make(std::move(cluster), info));
   FLUSS_ASSIGN_OR_RETURN(auto prefix, table->keys.PrefixKeyEncoder(lookup_columns));
   std::vector<int32_t> columns;
   for (int c : table->keys.bucket_key) columns.push_back(c);
-  auto sender = std::make_shared<LookupSender<PrefixLookup>>(std::move(cluster), info.table_path, info.table_id);
+  auto sender = senders.Prefix(info.table_path, info.table_id);
   return std::shared_ptr<PrefixLookuperImpl>(
       new PrefixLookuperImpl(std::move(table), std::move(prefix), std::move(columns), std::move(sender)));
 }

@@ -12,6 +12,7 @@
 
 #include "fluss/client.h"
 #include "fluss/lookup/lookup_sender.h"
+#include "fluss/lookup/lookup_senders.h"
 #include "fluss/metadata/table_schemas.h"
 #include "fluss/row/key_encoding.h"
 #include "fluss/row/kv_value.h"
@@ -41,7 +42,9 @@ struct LookupTable {
 
 class LookuperImpl final : public Lookuper {
  public:
-  static Result<std::shared_ptr<LookuperImpl>> Create(std::shared_ptr<metadata::Cluster> cluster, const TableInfo& info);
+  /// `senders`: the connection's lookup senders (the table's point sender is shared).
+  static Result<std::shared_ptr<LookuperImpl>> Create(std::shared_ptr<metadata::Cluster> cluster, LookupSenders& senders,
+                                                      const TableInfo& info);
   void LookupAsync(const Value* values, size_t count, Callback<std::shared_ptr<arrow::RecordBatch>> done) override;
   const std::shared_ptr<arrow::Schema>& schema() const override { return table_->info.descriptor.schema.arrow_schema; }
   int64_t requests_sent() const override { return sender_->requests_sent(); }
@@ -57,7 +60,7 @@ class PrefixLookuperImpl final : public PrefixLookuper {
  public:
   /// `lookup_columns`: names of the bucket-key columns (see Table::NewPrefixLookuper).
   static Result<std::shared_ptr<PrefixLookuperImpl>> Create(std::shared_ptr<metadata::Cluster> cluster,
-                                                            const TableInfo& info,
+                                                            LookupSenders& senders, const TableInfo& info,
                                                             const std::vector<std::string>& lookup_columns);
   void LookupAsync(const Value* values, size_t count, Callback<std::shared_ptr<arrow::RecordBatch>> done) override;
   const std::shared_ptr<arrow::Schema>& schema() const override { return table_->info.descriptor.schema.arrow_schema; }
