@@ -77,8 +77,14 @@ class Admin {
   /// server id), from a metadata refresh at the coordinator. Buckets without a live leader
   /// are absent. Fails with TABLE_NOT_EXIST (7).
   void ListBucketLeadersAsync(const TablePath& path, Callback<std::map<int32_t, int32_t>> done);
-  /// Partitions of a partitioned table, in the server's order.
+  /// Partitions of a partitioned table, in the server's order. Fails with
+  /// TABLE_NOT_PARTITIONED_EXCEPTION (37) for a table without partition keys.
   void ListPartitionInfosAsync(const TablePath& path, Callback<std::vector<PartitionInfo>> done);
+  /// The partitions whose values match `partial_spec` ({partition key: value} for some of the
+  /// partition keys; empty = every partition). Fails with kInvalidArgument naming the key for
+  /// a key that is not a partition key of the table, before asking for the partitions.
+  void ListPartitionInfosAsync(const TablePath& path, const std::map<std::string, std::string>& partial_spec,
+                               Callback<std::vector<PartitionInfo>> done);
 
  private:
   friend class Connection;  // makes it (GetAdmin)

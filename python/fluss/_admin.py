@@ -179,10 +179,24 @@ class FlussAdmin:
         p = _check_path(table_path)
         return await self._n.bucket_leaders(p.database_name, p.table_name)
 
-    async def list_partition_infos(self, table_path: TablePath) -> List["PartitionInfo"]:
-        """The partitions of a partitioned table."""
+    async def list_partition_infos(self, table_path: TablePath,
+                                   partition_spec: Optional[Dict[str, str]] = None) -> List["PartitionInfo"]:
+        """The partitions of a partitioned table, in the server's order.
+
+        Args:
+            table_path: the table.
+            partition_spec: optional filter (the later pyfluss argument): ``{partition_key:
+                value}`` for some of the partition keys; only partitions with those values are
+                listed. Values are compared as partition names spell them (``str(value)``).
+
+        Raises:
+            FlussError: 37 TABLE_NOT_PARTITIONED_EXCEPTION for a table without partition keys;
+                -2 naming the key for a ``partition_spec`` key that is not a partition key, or
+                a spec that is not a dict of str keys (before asking for the partitions).
+        """
         p = _check_path(table_path)
-        return [PartitionInfo(*t) for t in await self._n.list_partition_infos(p.database_name, p.table_name)]
+        spec = _partition_spec("list_partition_infos", partition_spec) if partition_spec is not None else {}
+        return [PartitionInfo(*t) for t in await self._n.list_partition_infos(p.database_name, p.table_name, spec)]
 
     @staticmethod
     def _offset_kind(offset_type, timestamp) -> int:

@@ -147,11 +147,11 @@ struct PyAdmin {
       a->DropPartitionAsync(path, spec, ignore, MakeStatusCallback(std::move(done)));
     });
   }
-  nb::object ListPartitionInfos(std::string db, std::string table) {
+  nb::object ListPartitionInfos(std::string db, std::string table, std::map<std::string, std::string> partial_spec) {
     auto a = admin;
     TablePath path = MakePath(db, table);
-    return Awaitable([a, path](nb::object done) {
-      a->ListPartitionInfosAsync(path, MakeCallback<std::vector<PartitionInfo>>(std::move(done), [](std::vector<PartitionInfo> v) {
+    return Awaitable([a, path, partial_spec](nb::object done) {
+      a->ListPartitionInfosAsync(path, partial_spec, MakeCallback<std::vector<PartitionInfo>>(std::move(done), [](std::vector<PartitionInfo> v) {
         nb::list out;
         for (auto& p : v) out.append(nb::make_tuple(p.partition_id, p.partition_name, nb::cast(p.spec)));
         return nb::object(out);

@@ -37,6 +37,33 @@ async def test_partitions_lifecycle_and_partition_offsets(admin, database):
     await admin.drop_partition(path, {"region": "EU"}, ignore_if_not_exists=True)
 
 
+async def test_list_partition_infos_with_a_partial_spec(admin, database):
+    path = fluss.TablePath(database, "by_region_day")
+    schema = fluss.Schema(pa.schema([("id", pa.int32()), ("region", pa.string()), ("day", pa.string())]))
+    await admin.create_table(path, fluss.TableDescriptor(schema, partition_keys=["region", "day"], bucket_count=1))
+    for region, day in (("US", "20240101"), ("US", "20240102"), ("EU", "20240101")):
+        await admin.create_partition(path, {"region": region, "day": day})
+
+    def names(infos):
+        return sorted(p.partition_name for p in infos)
+
+    assert names(await admin.list_partition_infos(path)) == ["EU$20240101", "US$20240101", "US$20240102"]
+    assert names(await admin.list_partition_infos(path, partition_spec={"region": "US"})) == ["US$20240101",
+                                                                                             "US$20240102"]
+    assert names(await admin.list_partition_infos(path, partition_spec={"day": "20240101"})) == ["EU$20240101",
+                                                                                                "US$20240101"]
+    got = await admin.list_partition_infos(path, partition_spec={"region": "EU", "day": "20240101"})
+    assert [(p.partition_name, p.get_partition_spec()) for p in got] == [("EU$20240101",
+                                                                          {"region": "EU", "day": "20240101"})]
+    assert await admin.list_partition_infos(path, partition_spec={"region": "ASIA"}) == []
+    assert names(await admin.list_partition_infos(path, partition_spec={})) == names(await admin.list_partition_infos(path))
+    with pytest.raises(fluss.FlussError, match="'id' is not a partition key") as e:
+        await admin.list_partition_infos(path, partition_spec={"id": "1"})
+    assert e.value.error_code == -2
+    with pytest.raises(fluss.FlussError, match="must be a dict"):
+        await admin.list_partition_infos(path, partition_spec=["US"])
+
+
 async def test_list_offsets_earliest_latest_timestamp(conn, admin, database):
     path = fluss.TablePath(database, "offsets")
     await admin.create_table(path, fluss.TableDescriptor(fluss.Schema(pa.schema([("a", pa.int32())])), bucket_count=2))
@@ -64,3 +91,17 @@ async def test_list_offsets_earliest_latest_timestamp(conn, admin, database):
         await admin.list_offsets(path, bucket_ids=[0], offset_type="timestamp")
     with pytest.raises(fluss.FlussError):
         await admin.list_offsets(path, bucket_ids=[5], offset_type="latest")
+
+
+async def test_create_partition_refuses_values_the_server_would_refuse(admin, database):
+    path = fluss.TablePath(database, "by_region_checked")
+    schema = fluss.Schema(pa.schema([("id", pa.int32()), ("region", pa.string())]))
+    await admin.create_table(path, fluss.TableDescriptor(schema, partition_keys=["region"], bucket_count=1))
+    for bad, why in (("a b", "character other than"), ("", "empty"), ("..", "must not be"), ("x" * 201, "longer than 200"),
+                     ("__x", "must not start with '__'"), ("é", "character other than")):
+        with pytest.raises(fluss.FlussError, match=why) as e:
+            await admin.create_partition(path, {"region": bad})
+        assert e.value.error_code == -2 and "'region'" in e.value.message
+    await admin.create_partition(path, {"region": "x" * 200})
+    await admin.create_partition(path, {"region": "us-east_1"})
+    assert sorted(p.partition_name for p in await admin.list_partition_infos(path)) == ["us-east_1", "x" * 200]

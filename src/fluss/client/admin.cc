@@ -1,10 +1,13 @@
 // Admin: database and table calls (protocol-rpc.md section 6) and ListOffsets (section 8).
 #include "fluss/client/connection_impl.h"
 
+#include <algorithm>
+
 #include <arrow/type.h>
 #include <arrow/util/key_value_metadata.h>
 
 #include "fluss/metadata/table_json.h"
+#include "fluss/row/partition_name.h"
 #include "fluss/scan/list_offsets.h"
 #include "fluss/proto/fluss_api.pb.h"
 
@@ -14,6 +17,13 @@ using metadata::Cluster;
 using protocol::ApiKey;
 
 namespace {
+
+// "a, b" for error messages.
+std::string JoinKeys(const std::vector<std::string>& keys) {
+  std::string out;
+  for (const auto& k : keys) out += (out.empty() ? "" : ", ") + k;
+  return out;
+}
 
 void SetPath(proto::PbTablePath* p, const TablePath& path) {
   p->set_database_name(path.database_name);
@@ -259,6 +269,14 @@ std::string SpecString(const std::map<std::string, std::string>& spec) {
 void Admin::CreatePartitionAsync(const TablePath& path, const std::map<std::string, std::string>& spec,
                                  bool ignore_if_exists, StatusCallback done) {
   if (spec.empty()) return done(Status::InvalidArgument("create_partition: the partition spec is empty"));
+  for (const auto& [key, value] : spec) {
+    // The server's rules (protocol-data.md 8), checked first so the error names the key.
+    Status st = row::CheckPartitionValue(value, key);
+    if (st.ok() && value.rfind("__", 0) == 0)
+      st = Status::InvalidArgument("partition column '" + key + "': the partition value '" + value +
+                                   "' must not start with '__' (reserved)");
+    if (!st.ok()) return done(st.WithContext("create_partition of table " + path.ToString()));
+  }
   proto::CreatePartitionRequest req;
   SetPath(req.mutable_table_path(), path);
   SetSpec(req.mutable_partition_spec(), spec);
@@ -280,13 +298,31 @@ void Admin::DropPartitionAsync(const TablePath& path, const std::map<std::string
 }
 
 void Admin::ListPartitionInfosAsync(const TablePath& path, Callback<std::vector<PartitionInfo>> done) {
+  ListPartitionInfosAsync(path, {}, std::move(done));
+}
+
+void Admin::ListPartitionInfosAsync(const TablePath& path, const std::map<std::string, std::string>& partial_spec,
+                                    Callback<std::vector<PartitionInfo>> done) {
   impl_->cluster()->Spawn<std::vector<PartitionInfo>>(
-      [](std::shared_ptr<Cluster> c, TablePath p) -> asio::awaitable<Result<std::vector<PartitionInfo>>> {
+      [](std::shared_ptr<Cluster> c, TablePath p,
+         std::map<std::string, std::string> filter) -> asio::awaitable<Result<std::vector<PartitionInfo>>> {
         // Partition names join the values in partition-key order, which the table knows.
         auto info = co_await c->FetchTableInfo(p);
         if (!info.ok()) co_return info.status();
+        const auto& keys = info->descriptor.partition_keys;
         proto::ListPartitionInfosRequest req;
         SetPath(req.mutable_table_path(), p);
+        if (!filter.empty()) {
+          auto* spec = req.mutable_partial_partition_spec();
+          for (const auto& [key, value] : filter) {
+            if (std::find(keys.begin(), keys.end(), key) == keys.end())
+              co_return Status::InvalidArgument("table " + p.ToString() + ": partition_spec key '" + key +
+                                                "' is not a partition key (" + JoinKeys(keys) + ")");
+            auto* kv = spec->add_partition_key_values();
+            kv->set_key(key);
+            kv->set_value(value);
+          }
+        }
         auto resp = co_await c->CallCoordinator<proto::ListPartitionInfosResponse>(ApiKey::LIST_PARTITION_INFOS, req);
         if (!resp.ok()) co_return resp.status().WithContext("table " + p.ToString());
         std::vector<PartitionInfo> out;
@@ -294,14 +330,14 @@ void Admin::ListPartitionInfosAsync(const TablePath& path, Callback<std::vector<
           PartitionInfo x;
           x.partition_id = pi.partition_id();
           for (const auto& kv : pi.partition_spec().partition_key_values()) x.spec[kv.key()] = kv.value();
-          for (const auto& key : info->descriptor.partition_keys) {
+          for (const auto& key : keys) {
             if (!x.partition_name.empty()) x.partition_name += "$";
             x.partition_name += x.spec[key];
           }
           out.push_back(std::move(x));
         }
         co_return out;
-      }(impl_->cluster(), path),
+      }(impl_->cluster(), path, partial_spec),
       std::move(done));
 }
 
