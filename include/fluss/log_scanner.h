@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 #include <arrow/type_fwd.h>
 #include "fluss/callbacks.h"
@@ -10,9 +11,11 @@
 namespace fluss {
 
 /// Records of one log batch handed to the user: the rows at offsets
-/// [base_offset, last_offset] of `bucket`, all committed at `commit_timestamp`.
+/// [base_offset, last_offset] of `bucket` (of partition `partition_id` of a partitioned
+/// table), all committed at `commit_timestamp`.
 struct ScanBatch {
   int32_t bucket = 0;
+  std::optional<int64_t> partition_id;  ///< the partition of `bucket`; absent for a non-partitioned table
   int64_t base_offset = 0;       ///< offset of the first row of `batch`
   int64_t last_offset = 0;       ///< offset of the last row of `batch`
   int64_t commit_timestamp = 0;  ///< epoch ms, the timestamp of every record of the batch
@@ -20,19 +23,43 @@ struct ScanBatch {
   std::vector<int8_t> change_types;           ///< one per row; empty means all +A (append-only)
 };
 
-/// Reads a log table's buckets. Positions start where Subscribe says and advance as batches
-/// are returned; each record is returned once, in offset order within its bucket.
+/// Reads a log table's buckets (of a partitioned table: the buckets of its partitions).
+/// Positions start where Subscribe / SubscribePartition say and advance as batches are
+/// returned; each record is returned once, in offset order within its bucket.
 class LogScanner {
  public:
   virtual ~LogScanner() = default;
-  /// Subscribes `bucket` from `start_offset`: an offset, kEarliestOffset (log start) or
-  /// kLatestOffset (the high watermark when the next read starts). Re-subscribing moves the
-  /// position. Fails with kInvalidArgument for a bucket outside the table or a bad offset.
+  /// Subscribes `bucket` (0 <= bucket < the table's bucket count) of a non-partitioned table
+  /// from `start_offset`: an offset >= 0, kEarliestOffset (log start) or kLatestOffset (the
+  /// high watermark when the next read starts). Re-subscribing moves the position. Nothing is
+  /// sent. Fails with kInvalidArgument for a bucket outside the table, a bad offset, or a
+  /// partitioned table (use SubscribePartition).
   virtual Status Subscribe(int32_t bucket, int64_t start_offset) = 0;
-  /// Stops reading `bucket`; batches of it not yet returned are dropped.
+  /// Subscribes `bucket` (0 <= bucket < the table's bucket count) of partition `partition_id`
+  /// (an id of Admin::ListPartitionInfosAsync, >= 0) of a partitioned table from
+  /// `start_offset`, as Subscribe (kEarliestOffset and kLatestOffset resolved per partition
+  /// bucket). Nothing is sent: a partition id the server does not know, or a partition dropped
+  /// while subscribed, leaves the subscription at the next read, once the coordinator confirms
+  /// it is gone (see TakeDroppedPartitions); the other subscriptions go on. Fails with
+  /// kInvalidArgument for a negative partition id, a bucket outside the table, a bad offset,
+  /// or a non-partitioned table (use Subscribe).
+  virtual Status SubscribePartition(int64_t partition_id, int32_t bucket, int64_t start_offset) = 0;
+  /// Stops reading `bucket` of a non-partitioned table; batches of it not yet returned are
+  /// dropped. Not subscribed is not an error. Fails with kInvalidArgument for a partitioned
+  /// table (use UnsubscribePartition).
   virtual Status Unsubscribe(int32_t bucket) = 0;
+  /// Stops reading `bucket` of partition `partition_id`; batches of it not yet returned are
+  /// dropped. Not subscribed is not an error. Fails with kInvalidArgument for a
+  /// non-partitioned table (use Unsubscribe).
+  virtual Status UnsubscribePartition(int64_t partition_id, int32_t bucket) = 0;
+  /// The partitions (ids) that left the subscription since the last call because the server
+  /// dropped them (or never had them): a fetch or offset lookup of one of their buckets
+  /// failed, and the coordinator confirmed the partition is gone. Their batches not yet
+  /// returned were dropped. Thread-safe.
+  virtual std::vector<int64_t> TakeDroppedPartitions() = 0;
   /// Returns the next batches of the subscribed buckets: as soon as any are fetched, or an empty
-  /// list once `timeout_ms` passes. The server waits for client.scanner.log.fetch.min-bytes up
+  /// list once `timeout_ms` passes (milliseconds, >= 0, else kInvalidArgument). A dropped
+  /// partition leaves the subscription without failing the poll (TakeDroppedPartitions). The server waits for client.scanner.log.fetch.min-bytes up
   /// to client.scanner.log.fetch.wait-max-time per fetch. A poll returns by its own timeout
   /// even when a fetch is still outstanding (e.g. at a frozen leader): that fetch continues and
   /// the next poll or read returns what it brings. Retriable errors (leader changes, servers
@@ -49,13 +76,15 @@ class LogScanner {
   /// Puts batches returned by a poll that the caller could not deliver back in front, so the
   /// next poll returns them first (e.g. the poll was cancelled after its fetch completed).
   virtual void Requeue(std::vector<ScanBatch> batches) = 0;
-  /// Reads every subscribed bucket from its position up to the high watermark of its current
-  /// leader when the call starts (leaders are refreshed at the coordinator first, so a stale
-  /// replica never shortens the read), and returns the records as one table (the scanner's
+  /// Reads every subscribed bucket (of every subscribed partition) from its position up to the
+  /// high watermark of its current leader when the call starts (leaders are refreshed at the
+  /// coordinator first, so a stale replica never shortens the read), and returns the records as one table (the scanner's
   /// projected schema; an empty table at once when there is nothing to read). Advances the
   /// positions. Leader changes are retried; fails with a retriable kTimeout when no bucket
   /// progressed for 2 x client.request-timeout. On failure nothing read is lost: the records
-  /// go back to the scanner for the next read.
+  /// go back to the scanner for the next read. A partition dropped before or during the read
+  /// contributes what was read of it until then (see TakeDroppedPartitions); the others are
+  /// read to their end.
   virtual void ToArrowAsync(Callback<std::shared_ptr<arrow::Table>> done) = 0;
   /// The bounded read of ToArrowAsync, as the batches it read (bucket and offsets kept), so a
   /// caller that cannot deliver them can Requeue them. On failure, nothing read is lost: the

@@ -50,6 +50,21 @@ TEST(FetchLogRequest, BytesWithWaitProjectionAndPartition) {
                       "| 20 f403 | 2801")));
 }
 
+TEST(FetchLogRequest, BytesForBucketsOfTwoPartitions) {
+  // The scanner of a partitioned table fetches the buckets of several partitions of one table
+  // from their common leader in one request, each bucket naming its partition.
+  FetchLogTable t;
+  t.table_id = 5;
+  t.buckets.push_back(FetchLogBucket{BucketRef{7, 0}, 4, 100});
+  t.buckets.push_back(FetchLogBucket{BucketRef{8, 0}, 0, 100});
+  auto req = MakeFetchLogRequest(t, 1000, 0, 1);
+  // table { 1 table 5 | 2 pushdown false | 4 { 1 partition 7 | 2 bucket 0 (present: proto2
+  // required) | 3 offset 4 | 4 max 100 } | 4 { 1 partition 8 | 2 bucket 0 | 3 offset 0 | 4 max 100 } }
+  EXPECT_EQ(Hex(req.SerializeAsString()),
+            Hex(Unhex(std::string(kFollowerMinusOne) +
+                      "| 10 e807 | 1a 18 0805 1000 22 08 0807 1000 1804 2064 22 08 0808 1000 1800 2064")));
+}
+
 // What LogScannerImpl::FetchFromLeader built inline (non-partitioned tables only).
 proto::FetchLogRequest ScannerInline(int64_t table_id, bool projected, const std::vector<int32_t>& fields,
                                      const std::vector<std::pair<int32_t, int64_t>>& positions, int32_t max_bytes,
@@ -101,6 +116,16 @@ TEST(ListOffsetsRequest, Bytes) {
             Hex(Unhex(std::string(kFollowerMinusOne) + "| 1002 | 1807 | 2009 | 2a 01 02 | 30 e807")));
 }
 
+TEST(ListOffsetsRequest, OneRequestPerPartition) {
+  // The scanner resolves EARLIEST/LATEST per partition bucket: a request names one partition;
+  // requests for the same bucket ids of two partitions differ only in field 4.
+  auto p12 = MakeListOffsetsRequest(7, 12, {0}, kListOffsetsEarliest, std::nullopt);
+  auto p300 = MakeListOffsetsRequest(7, 300, {0}, kListOffsetsEarliest, std::nullopt);
+  // 2 offset_type 0 (present: proto2 required) | 3 table_id 7 | 4 partition_id | 5 bucket_id [0]
+  EXPECT_EQ(Hex(p12.SerializeAsString()), Hex(Unhex(std::string(kFollowerMinusOne) + "| 1000 | 1807 | 200c | 2a 01 00")));
+  EXPECT_EQ(Hex(p300.SerializeAsString()), Hex(Unhex(std::string(kFollowerMinusOne) + "| 1000 | 1807 | 20ac02 | 2a 01 00")));
+}
+
 TEST(ListOffsetsRequest, EqualsTheInlineRequest) {
   for (std::optional<int64_t> partition : {std::optional<int64_t>(), std::optional<int64_t>(42)}) {
     for (std::optional<int64_t> ts : {std::optional<int64_t>(), std::optional<int64_t>(1700000000000LL)}) {
@@ -147,6 +172,14 @@ TEST(MetadataRequest, Bytes) {
   auto req = MakeMetadataRequest({TablePath{"db", "t"}}, {PartitionPath{TablePath{"db", "t"}, "p1"}});
   // 1 table_path { 1 "db" | 2 "t" } | 2 partitions_path { 1 "db" | 2 "t" | 3 "p1" }
   EXPECT_EQ(Hex(req.SerializeAsString()), Hex(Unhex("0a 07 0a02 6462 1201 74 | 12 0b 0a02 6462 1201 74 1a02 7031")));
+}
+
+TEST(MetadataRequest, BytesForPartitionIds) {
+  // Cluster::RefreshPartitions: the owning table's path goes along with the ids (the server
+  // resolves ids against the table paths of the same request).
+  auto req = MakePartitionIdsMetadataRequest(TablePath{"db", "t"}, {12, 300});
+  // 1 table_path { 1 "db" | 2 "t" } | 3 partitions_id packed [12, 300]
+  EXPECT_EQ(Hex(req.SerializeAsString()), Hex(Unhex("0a 07 0a02 6462 1201 74 | 1a 03 0c ac02")));
 }
 
 TEST(MetadataRequest, EqualsTheClustersInlineRequests) {

@@ -202,4 +202,36 @@ asio::awaitable<Result<std::pair<int64_t, std::map<int32_t, int32_t>>>> Cluster:
   co_return Status::Server(36, "table " + path.ToString() + ": partition '" + partition_name + "' does not exist");
 }
 
+asio::awaitable<Result<std::set<int64_t>>> Cluster::RefreshPartitions(const TablePath& path,
+                                                                      const std::vector<int64_t>& partition_ids) {
+  std::set<int64_t> missing;
+  if (partition_ids.empty()) co_return missing;
+  auto conn = co_await Coordinator();
+  if (!conn.ok()) co_return conn.status();
+  const proto::MetadataRequest req = protocol::MakePartitionIdsMetadataRequest(path, partition_ids);
+  auto resp = co_await Call<proto::MetadataResponse>(*conn, ApiKey::GET_METADATA, req);
+  if (!resp.ok()) {
+    if (resp.status().error_code() != protocol::PARTITION_NOT_EXISTS)
+      co_return resp.status().WithContext("table " + path.ToString() + " partitions");
+    // One unknown id fails the whole request: ask for each alone to learn which are gone.
+    if (partition_ids.size() == 1) {
+      missing.insert(partition_ids.front());
+      co_return missing;
+    }
+    for (int64_t id : partition_ids) {
+      const std::vector<int64_t> one{id};
+      auto alone = co_await RefreshPartitions(path, one);
+      if (!alone.ok()) co_return alone.status();
+      missing.insert(alone->begin(), alone->end());
+    }
+    co_return missing;
+  }
+  metadata_.Update(*resp);
+  std::set<int64_t> known;
+  for (const auto& pm : resp->partition_metadata()) known.insert(pm.partition_id());
+  for (int64_t id : partition_ids)
+    if (!known.count(id)) missing.insert(id);
+  co_return missing;
+}
+
 }  // namespace fluss::metadata

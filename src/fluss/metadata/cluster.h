@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,12 @@ class Cluster : public std::enable_shared_from_this<Cluster> {
   /// coordinator. Fails with PARTITION_NOT_EXISTS (36).
   asio::awaitable<Result<std::pair<int64_t, std::map<int32_t, int32_t>>>> PartitionLeaders(
       const TablePath& path, const std::string& partition_name);
+  /// Refreshes the bucket leaders of partitions `partition_ids` of the partitioned table `path`
+  /// at the coordinator (the source of truth, so a dropped partition is seen as gone) and
+  /// returns the ids it does not know: partitions dropped (or never created). Fails with the
+  /// server's error for anything else (TABLE_NOT_EXIST (7), network errors).
+  asio::awaitable<Result<std::set<int64_t>>> RefreshPartitions(const TablePath& path,
+                                                               const std::vector<int64_t>& partition_ids);
   /// Connection to tablet server `node_id`, or null when it is not in the server list.
   std::shared_ptr<net::ServerConnection> TabletServer(int32_t node_id);
   /// Connection to the coordinator (refreshes the metadata if it is not known yet).

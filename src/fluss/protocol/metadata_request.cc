@@ -10,4 +10,11 @@ proto::MetadataRequest MakeMetadataRequest(const std::vector<TablePath>& tables,
   return req;
 }
 
+proto::MetadataRequest MakePartitionIdsMetadataRequest(const TablePath& table, const std::vector<int64_t>& partition_ids) {
+  proto::MetadataRequest req;
+  SetTablePath(table, req.add_table_path());
+  for (int64_t id : partition_ids) req.add_partitions_id(id);
+  return req;
+}
+
 }  // namespace fluss::protocol

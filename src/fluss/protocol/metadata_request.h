@@ -8,6 +8,7 @@
 // Thread affinity: none; pure functions.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "fluss/proto/fluss_api.pb.h"
@@ -20,5 +21,10 @@ namespace fluss::protocol {
 /// order (both may be empty).
 proto::MetadataRequest MakeMetadataRequest(const std::vector<TablePath>& tables,
                                            const std::vector<PartitionPath>& partitions = {});
+
+/// The MetadataRequest for partitions of table `table` by id: the table's path goes along, as
+/// the server resolves partition ids against the table paths of the same request
+/// (protocol-rpc.md 5.1).
+proto::MetadataRequest MakePartitionIdsMetadataRequest(const TablePath& table, const std::vector<int64_t>& partition_ids);
 
 }  // namespace fluss::protocol

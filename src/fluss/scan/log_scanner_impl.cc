@@ -1,9 +1,5 @@
 #include "fluss/scan/log_scanner_impl.h"
 
-#include <set>
-
-#include "fluss/scan/list_offsets.h"
-
 #include <arrow/buffer.h>
 #include <arrow/record_batch.h>
 #include <arrow/table.h>
@@ -11,11 +7,13 @@
 
 #include <algorithm>
 #include <set>
+#include <utility>
 
 #include "fluss/protocol/errors.h"
 #include "fluss/protocol/fetch_log.h"
 #include "fluss/record/arrow_log.h"
 #include "fluss/record/indexed_log.h"
+#include "fluss/scan/list_offsets.h"
 
 namespace fluss::scan {
 
@@ -28,6 +26,7 @@ namespace {
 ScanBatch SplitOff(ScanBatch* b, int64_t keep) {
   ScanBatch tail;
   tail.bucket = b->bucket;
+  tail.partition_id = b->partition_id;
   tail.base_offset = b->base_offset + keep;
   tail.last_offset = b->last_offset;
   tail.commit_timestamp = b->commit_timestamp;
@@ -44,8 +43,6 @@ ScanBatch SplitOff(ScanBatch* b, int64_t keep) {
 
 Result<std::shared_ptr<LogScannerImpl>> LogScannerImpl::Create(std::shared_ptr<metadata::Cluster> cluster,
                                                                TableInfo table, std::vector<int32_t> projection) {
-  if (table.IsPartitioned())
-    return Status::Unsupported("table " + table.table_path.ToString() + " is partitioned; partitioned scans are not supported yet");
   std::string format = table.LogFormat();
   for (auto& c : format) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   if (format != "ARROW" && format != "INDEXED")
@@ -91,9 +88,25 @@ Result<std::shared_ptr<LogScannerImpl>> LogScannerImpl::Create(std::shared_ptr<m
 LogScannerImpl::LogScannerImpl(std::shared_ptr<metadata::Cluster> cluster, TableInfo table)
     : cluster_(std::move(cluster)), table_(std::move(table)) {}
 
-Status LogScannerImpl::Subscribe(int32_t bucket, int64_t start_offset) {
-  if (bucket < 0 || bucket >= table_.num_buckets)
-    return Status::InvalidArgument("bucket " + std::to_string(bucket) + " is outside table " +
+namespace {
+// The refusals of the bucket calls that do not fit the kind of table.
+Status NeedsPartition(const TableInfo& t, const char* call) {
+  return Status::InvalidArgument(std::string(call) + ": table " + t.table_path.ToString() +
+                                 " is partitioned: name the partition of the bucket (SubscribePartition / "
+                                 "UnsubscribePartition; in Python subscribe_partition / unsubscribe_partition)");
+}
+Status NotPartitioned(const TableInfo& t, const char* call) {
+  return Status::InvalidArgument(std::string(call) + ": table " + t.table_path.ToString() +
+                                 " is not partitioned: use Subscribe / Unsubscribe (in Python subscribe / unsubscribe)");
+}
+}  // namespace
+
+Status LogScannerImpl::AddSubscription(TableBucket bucket, int64_t start_offset) {
+  if (bucket.partition_id && *bucket.partition_id < 0)
+    return Status::InvalidArgument("partition_id " + std::to_string(*bucket.partition_id) +
+                                   " is invalid (partition ids are >= 0; see list_partition_infos)");
+  if (bucket.bucket < 0 || bucket.bucket >= table_.num_buckets)
+    return Status::InvalidArgument("bucket " + std::to_string(bucket.bucket) + " is outside table " +
                                    table_.table_path.ToString() + " (" + std::to_string(table_.num_buckets) + " buckets)");
   if (start_offset < kEarliestOffset)
     return Status::InvalidArgument("start_offset " + std::to_string(start_offset) +
@@ -103,17 +116,50 @@ Status LogScannerImpl::Subscribe(int32_t bucket, int64_t start_offset) {
   return Status::OK();
 }
 
+Status LogScannerImpl::Subscribe(int32_t bucket, int64_t start_offset) {
+  if (table_.IsPartitioned()) return NeedsPartition(table_, "subscribe");
+  return AddSubscription(TableBucket{table_.table_id, std::nullopt, bucket}, start_offset);
+}
+
+Status LogScannerImpl::SubscribePartition(int64_t partition_id, int32_t bucket, int64_t start_offset) {
+  if (!table_.IsPartitioned()) return NotPartitioned(table_, "subscribe_partition");
+  return AddSubscription(TableBucket{table_.table_id, partition_id, bucket}, start_offset);
+}
+
 Status LogScannerImpl::Unsubscribe(int32_t bucket) {
+  if (table_.IsPartitioned()) return NeedsPartition(table_, "unsubscribe");
   std::lock_guard<std::mutex> lock(mu_);
-  subs_.erase(bucket);
+  subs_.erase(TableBucket{table_.table_id, std::nullopt, bucket});
   return Status::OK();
+}
+
+Status LogScannerImpl::UnsubscribePartition(int64_t partition_id, int32_t bucket) {
+  if (!table_.IsPartitioned()) return NotPartitioned(table_, "unsubscribe_partition");
+  std::lock_guard<std::mutex> lock(mu_);
+  subs_.erase(TableBucket{table_.table_id, partition_id, bucket});
+  return Status::OK();
+}
+
+std::vector<int64_t> LogScannerImpl::TakeDroppedPartitions() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return std::exchange(dropped_partitions_, {});
+}
+
+void LogScannerImpl::DropPartitions(const std::set<int64_t>& ids) {
+  if (ids.empty()) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  for (int64_t id : ids) {
+    const auto n = std::erase_if(subs_, [id](const auto& kv) { return kv.first.partition_id == id; });
+    // (Buffered batches of it go with the subscription: TakeBufferedLocked skips them.)
+    if (n > 0) dropped_partitions_.push_back(id);
+  }
 }
 
 void LogScannerImpl::Requeue(std::vector<ScanBatch> batches) {
   std::lock_guard<std::mutex> lock(mu_);
   // Requeued batches go in front, in their original order.
   for (auto it = batches.rbegin(); it != batches.rend(); ++it) {
-    auto sub = subs_.find(it->bucket);
+    auto sub = subs_.find(KeyOf(*it));
     if (sub == subs_.end()) continue;
     buffer_.push_front(Buffered{std::move(*it), sub->second.epoch});
   }
@@ -148,7 +194,7 @@ void LogScannerImpl::End() {
 std::vector<ScanBatch> LogScannerImpl::TakeBufferedLocked() {
   std::vector<ScanBatch> out;
   for (auto& b : buffer_) {
-    auto sub = subs_.find(b.batch.bucket);
+    auto sub = subs_.find(KeyOf(b.batch));
     if (sub != subs_.end() && sub->second.epoch == b.epoch) out.push_back(std::move(b.batch));
   }
   buffer_.clear();
@@ -224,8 +270,8 @@ void LogScannerImpl::ToArrowAsync(Callback<std::shared_ptr<arrow::Table>> done) 
 
 asio::awaitable<Status> LogScannerImpl::ResolvePositions() {
   for (int64_t kind : {kEarliestOffset, kLatestOffset}) {
-    std::vector<int32_t> buckets;
-    std::map<int32_t, uint64_t> epochs;
+    std::vector<TableBucket> buckets;
+    std::map<TableBucket, uint64_t> epochs;
     {
       std::lock_guard<std::mutex> lock(mu_);
       for (auto& [b, sub] : subs_)
@@ -236,10 +282,11 @@ asio::awaitable<Status> LogScannerImpl::ResolvePositions() {
     }
     if (buckets.empty()) continue;
     const int32_t type = kind == kEarliestOffset ? 0 : 1;
-    auto offsets = co_await ListOffsets(cluster_, table_, buckets, type, std::nullopt);
+    auto offsets = co_await ListBucketOffsets(cluster_, table_, buckets, type, std::nullopt);
     if (!offsets.ok()) co_return offsets.status();
+    DropPartitions(offsets->missing_partitions);
     std::lock_guard<std::mutex> lock(mu_);
-    for (auto& [b, off] : *offsets) {
+    for (auto& [b, off] : offsets->offsets) {
       auto sub = subs_.find(b);
       if (sub != subs_.end() && sub->second.epoch == epochs[b]) sub->second.position = off;
     }
@@ -314,7 +361,7 @@ asio::awaitable<void> LogScannerImpl::RunFetch(std::shared_ptr<FetchInFlight> f,
   Status error;
   try {
     error = co_await ResolvePositions();
-    std::map<int32_t, Subscription> positions;
+    Positions positions;
     if (error.ok()) {
       std::lock_guard<std::mutex> lock(mu_);
       for (auto& [b, sub] : subs_)
@@ -333,7 +380,7 @@ asio::awaitable<void> LogScannerImpl::RunFetch(std::shared_ptr<FetchInFlight> f,
         } else {
           std::lock_guard<std::mutex> lock(mu_);
           for (auto& b : *batches) {
-            const uint64_t epoch = positions[b.bucket].epoch;
+            const uint64_t epoch = positions[KeyOf(b)].epoch;
             buffer_.push_back(Buffered{std::move(b), epoch});
           }
         }
@@ -358,8 +405,8 @@ asio::awaitable<bool> LogScannerImpl::WaitFetch(Clock::time_point until) {
   co_return f->done;
 }
 
-std::map<int32_t, int64_t> LogScannerImpl::FirstOffsets(const std::vector<RawBatch>& raw) {
-  std::map<int32_t, int64_t> first;
+std::map<TableBucket, int64_t> LogScannerImpl::FirstOffsets(const std::vector<RawBatch>& raw) {
+  std::map<TableBucket, int64_t> first;
   for (const auto& r : raw) {
     const int64_t off = r.header.base_offset + r.from;
     auto it = first.find(r.bucket);
@@ -368,7 +415,7 @@ std::map<int32_t, int64_t> LogScannerImpl::FirstOffsets(const std::vector<RawBat
   return first;
 }
 
-void LogScannerImpl::Rewind(const std::map<int32_t, int64_t>& offsets, const std::map<int32_t, Subscription>& fetched) {
+void LogScannerImpl::Rewind(const std::map<TableBucket, int64_t>& offsets, const Positions& fetched) {
   std::lock_guard<std::mutex> lock(mu_);
   for (auto& [b, off] : offsets) {
     auto sub = subs_.find(b);
@@ -389,7 +436,7 @@ asio::awaitable<Result<std::vector<ScanBatch>>> LogScannerImpl::ReadToEnd() {
   std::vector<ScanBatch> out;
   Status st = co_await ResolvePositions();
   if (!st.ok()) co_return st;
-  std::map<int32_t, Subscription> subs;
+  Positions subs;
   std::vector<ScanBatch> buffered;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -397,19 +444,23 @@ asio::awaitable<Result<std::vector<ScanBatch>>> LogScannerImpl::ReadToEnd() {
     buffered = TakeBufferedLocked();
   }
   if (subs.empty()) co_return out;
-  std::vector<int32_t> buckets;
+  std::vector<TableBucket> buckets;
   for (auto& [b, s] : subs) buckets.push_back(b);
   // The high watermarks now, from the current leaders, are where this read stops.
-  auto end = co_await ListOffsets(cluster_, table_, buckets, 1, std::nullopt);
-  if (!end.ok()) {
+  auto listed = co_await ListBucketOffsets(cluster_, table_, buckets, 1, std::nullopt);
+  if (!listed.ok()) {
     Requeue(std::move(buffered));
-    co_return end.status();
+    co_return listed.status();
   }
+  DropPartitions(listed->missing_partitions);
+  const std::map<TableBucket, int64_t> end = std::move(listed->offsets);
   // Batches a poll fetched but did not return come first (they precede the positions); the
   // rest of them stays buffered for the next poll.
   std::vector<ScanBatch> later;
   for (auto& b : buffered) {
-    const int64_t stop = (*end)[b.bucket];
+    auto stop_it = end.find(KeyOf(b));
+    if (stop_it == end.end()) continue;  // its partition was dropped
+    const int64_t stop = stop_it->second;
     if (b.base_offset >= stop) {
       later.push_back(std::move(b));
       continue;
@@ -427,26 +478,28 @@ asio::awaitable<Result<std::vector<ScanBatch>>> LogScannerImpl::ReadToEnd() {
   };
   // Fetches are pipelined: the next round is on the wire while this one is decoded.
   auto active_positions = [&]() {
-    std::map<int32_t, Subscription> active;
+    Positions active;
     std::lock_guard<std::mutex> lock(mu_);
-    for (auto& [b, sub] : subs_)
-      if (sub.position >= 0 && end->count(b) && sub.position < (*end)[b]) active[b] = sub;
+    for (auto& [b, sub] : subs_) {
+      auto e = end.find(b);
+      if (sub.position >= 0 && e != end.end() && sub.position < e->second) active[b] = sub;
+    }
     return active;
   };
   // A leader change costs up to one request timeout for the attempt at the old leader plus
   // the election: reads give up only after two request timeouts without progress.
   const auto no_progress_limit = std::chrono::milliseconds(cluster_->options().request_timeout_ms) * 2;
   auto last_progress = Clock::now();
-  std::map<int32_t, Subscription> active = active_positions();
+  Positions active = active_positions();
   std::optional<net::Deferred<std::vector<RawBatch>>> next;
-  std::map<int32_t, Subscription> next_positions = active;
-  if (!active.empty()) next = net::StartDeferred<std::vector<RawBatch>>(cluster_->io(), FetchRound(active, *end, 0));
+  Positions next_positions = active;
+  if (!active.empty()) next = net::StartDeferred<std::vector<RawBatch>>(cluster_->io(), FetchRound(active, end, 0));
   while (next) {
     auto raw = co_await net::Join(std::move(*next));
     next.reset();
-    const std::map<int32_t, Subscription> fetched = std::move(next_positions);
+    const Positions fetched = std::move(next_positions);
     if (!raw.ok()) co_return fail(raw.status());
-    std::map<int32_t, Subscription> now_active = active_positions();
+    Positions now_active = active_positions();
     bool moved = !raw->empty();
     for (auto& [b, sub] : active) {
       auto it = now_active.find(b);
@@ -464,7 +517,7 @@ asio::awaitable<Result<std::vector<ScanBatch>>> LogScannerImpl::ReadToEnd() {
     std::vector<RawBatch> round = std::move(*raw);
     if (!active.empty()) {
       next_positions = active;
-      next = net::StartDeferred<std::vector<RawBatch>>(cluster_->io(), FetchRound(active, *end, 0));
+      next = net::StartDeferred<std::vector<RawBatch>>(cluster_->io(), FetchRound(active, end, 0));
     }
     auto batches = co_await DecodeFetched(std::move(round));
     if (!batches.ok()) {
@@ -482,23 +535,55 @@ asio::awaitable<Result<std::vector<ScanBatch>>> LogScannerImpl::ReadToEnd() {
   co_return out;
 }
 
-asio::awaitable<Result<std::vector<LogScannerImpl::RawBatch>>> LogScannerImpl::FetchRound(
-    std::map<int32_t, Subscription> positions, std::optional<std::map<int32_t, int64_t>> stop, int32_t wait_ms) {
+asio::awaitable<Status> LogScannerImpl::RefreshPartitionLeaders(Positions* positions) {
+  std::set<int64_t> refresh;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    refresh.swap(stale_partitions_);
+  }
+  for (auto& [b, sub] : *positions)
+    if (b.partition_id && !cluster_->metadata().Leader(b)) refresh.insert(*b.partition_id);
+  std::erase_if(refresh, [&](int64_t id) {
+    return std::none_of(positions->begin(), positions->end(), [id](const auto& kv) { return kv.first.partition_id == id; });
+  });
+  if (refresh.empty()) co_return Status::OK();
+  const std::vector<int64_t> ids(refresh.begin(), refresh.end());
+  auto gone = co_await cluster_->RefreshPartitions(table_.table_path, ids);
+  if (!gone.ok()) {
+    if (!gone.status().IsRetriable()) co_return gone.status().WithContext("table " + table_.table_path.ToString());
+    // Asked again by the next round (the partitions with a cached leader are fetched meanwhile).
+    std::lock_guard<std::mutex> lock(mu_);
+    stale_partitions_.insert(refresh.begin(), refresh.end());
+    co_return Status::OK();
+  }
+  // Dropped at the coordinator (a fetch answered UNKNOWN_TABLE_OR_BUCKET for it): the
+  // partition leaves the subscription; the other partitions are not held up by it.
+  DropPartitions(*gone);
+  std::erase_if(*positions, [&](const auto& kv) { return kv.first.partition_id && gone->count(*kv.first.partition_id); });
+  co_return Status::OK();
+}
+
+asio::awaitable<Result<std::vector<RawBatch>>> LogScannerImpl::FetchRound(
+    Positions positions, std::optional<std::map<TableBucket, int64_t>> stop, int32_t wait_ms) {
   const TablePath& path = table_.table_path;
-  // Buckets whose leader is unknown (e.g. during a failover) wait for a refresh; the others
-  // are fetched meanwhile.
+  // Buckets whose leader is unknown (e.g. during a failover), and partitions a fetch found
+  // stale, wait for a refresh; the others are fetched meanwhile.
   bool missing = false;
-  for (auto& [b, sub] : positions) missing |= !cluster_->metadata().Leader(path, b).has_value();
+  for (auto& [b, sub] : positions) missing |= !b.partition_id && !cluster_->metadata().Leader(b).has_value();
   if (missing) {
     const std::vector<TablePath> tables{path};
     Status st = co_await cluster_->RefreshMetadata(tables);
     if (!st.ok() && !st.IsRetriable()) co_return st.WithContext("table " + path.ToString());
   }
+  if (table_.IsPartitioned()) {
+    Status st = co_await RefreshPartitionLeaders(&positions);
+    if (!st.ok()) co_return st;
+  }
   if (cluster_->closed()) co_return Status::Closed("the connection is closed");
-  std::map<int32_t, std::map<int32_t, int64_t>> by_leader;
+  std::map<int32_t, std::map<TableBucket, int64_t>> by_leader;
   bool leaderless = false;
   for (auto& [b, sub] : positions) {
-    auto leader = cluster_->metadata().Leader(path, b);
+    auto leader = cluster_->metadata().Leader(b);
     if (leader) by_leader[*leader][b] = sub.position;
     else leaderless = true;
   }
@@ -516,6 +601,7 @@ asio::awaitable<Result<std::vector<LogScannerImpl::RawBatch>>> LogScannerImpl::F
         continue;
       }
       retry |= r->retry;
+      stale_partitions_.insert(r->stale_partitions.begin(), r->stale_partitions.end());
       for (auto& [b, next] : r->next_positions) {
         auto sub = subs_.find(b);
         // A bucket re-subscribed or unsubscribed meanwhile keeps its new position.
@@ -534,17 +620,17 @@ asio::awaitable<Result<std::vector<LogScannerImpl::RawBatch>>> LogScannerImpl::F
   co_return batches;
 }
 
-asio::awaitable<Result<LogScannerImpl::LeaderFetch>> LogScannerImpl::FetchFromLeader(
-    int32_t leader, std::map<int32_t, int64_t> positions, std::optional<std::map<int32_t, int64_t>> stop,
+asio::awaitable<Result<LeaderFetch>> LogScannerImpl::FetchFromLeader(
+    int32_t leader, std::map<TableBucket, int64_t> positions, std::optional<std::map<TableBucket, int64_t>> stop,
     int32_t wait_ms) {
   const TablePath& path = table_.table_path;
   const auto& opts = cluster_->options();
-  const bool projected = pushdown_;
   protocol::FetchLogTable fetch;
   fetch.table_id = table_.table_id;
-  if (projected) fetch.projected_fields = sorted_projection_;
+  if (pushdown_) fetch.projected_fields = sorted_projection_;
   for (auto& [b, pos] : positions)
-    fetch.buckets.push_back(protocol::FetchLogBucket{protocol::BucketRef{std::nullopt, b}, pos, opts.fetch_max_bytes_for_bucket});
+    fetch.buckets.push_back(protocol::FetchLogBucket{protocol::BucketRef{b.partition_id, b.bucket}, pos,
+                                                     opts.fetch_max_bytes_for_bucket});
   const proto::FetchLogRequest req = protocol::MakeFetchLogRequest(fetch, opts.fetch_max_bytes, wait_ms, opts.fetch_min_bytes);
   LeaderFetch out;
   auto conn = cluster_->TabletServer(leader);
@@ -562,52 +648,9 @@ asio::awaitable<Result<LogScannerImpl::LeaderFetch>> LogScannerImpl::FetchFromLe
     out.retry = true;
     co_return out;
   }
-  for (auto& tr : *resp->mutable_tables_resp()) {
-    for (auto& br : *tr.mutable_buckets_resp()) {
-      const int32_t bucket = br.bucket_id();
-      auto pos_it = positions.find(bucket);
-      if (pos_it == positions.end()) continue;
-      const std::string where = "table " + path.ToString() + " bucket " + std::to_string(bucket);
-      if (br.has_error_code() && br.error_code() != protocol::NONE) {
-        Status e = protocol::ServerError(br.error_code(), br.error_message(), where);
-        if (!e.IsRetriable() && br.error_code() != protocol::FENCED_LEADER_EPOCH_EXCEPTION) co_return e;
-        if (protocol::IsInvalidMetadataError(br.error_code())) cluster_->metadata().InvalidateTable(path);
-        out.retry = true;
-        continue;
-      }
-      if (br.has_remote_log_fetch_info())
-        co_return Status::Unsupported(where + ": the requested offsets were tiered to remote storage, which this client does not read yet");
-      if (!br.has_records() || br.records().empty()) continue;
-      auto buf = arrow::Buffer::FromString(std::move(*br.mutable_records()));
-      const int64_t limit = stop ? stop->at(bucket) : INT64_MAX;
-      int64_t pos = pos_it->second;
-      record::LogBatchIterator it(buf->data(), static_cast<size_t>(buf->size()));
-      record::LogBatchHeader h;
-      const uint8_t* p = nullptr;
-      Status iter_status;
-      while (it.Next(&h, &p, &iter_status)) {
-        if (h.next_offset() <= pos) continue;  // before the fetch offset
-        if (h.base_offset >= limit) break;
-        const size_t size = h.batch_size();
-        const int64_t from = std::max<int64_t>(0, pos - h.base_offset);
-        const int64_t to = std::min<int64_t>(h.last_offset_delta + 1, limit - h.base_offset);
-        if (h.record_count > 0 && to > from) {
-          RawBatch raw;
-          raw.bucket = bucket;
-          raw.slice = arrow::SliceBuffer(buf, p - buf->data(), static_cast<int64_t>(size));
-          raw.header = h;
-          raw.from = from;
-          raw.to = to;
-          out.batches.push_back(std::move(raw));
-        }
-        pos = std::min<int64_t>(h.next_offset(), limit);
-        if (h.next_offset() > limit) break;
-      }
-      if (!iter_status.ok()) co_return iter_status.WithContext(where);
-      if (pos != pos_it->second) out.next_positions[bucket] = pos;
-    }
-  }
-  co_return out;
+  auto fetched = TakeLeaderFetch(*resp, positions, stop, path.ToString());
+  if (fetched.ok() && fetched->invalidate_table) cluster_->metadata().InvalidateTable(path);
+  co_return fetched;
 }
 
 Result<std::vector<ScanBatch>> LogScannerImpl::DecodeAll(std::vector<RawBatch> raw) const {
@@ -615,7 +658,7 @@ Result<std::vector<ScanBatch>> LogScannerImpl::DecodeAll(std::vector<RawBatch> r
   std::vector<ScanBatch> out;
   out.reserve(raw.size());
   for (auto& r : raw) {
-    const std::string where = "table " + table_.table_path.ToString() + " bucket " + std::to_string(r.bucket);
+    const std::string where = "table " + table_.table_path.ToString() + " " + r.bucket.ToString();
     const auto& h = r.header;
     // Projected fetches keep the original (stale) CRC, so only whole batches are checked.
     if (!projected && record::ComputeBatchCrc(r.slice->data(), static_cast<size_t>(r.slice->size())) != h.crc)
@@ -628,7 +671,8 @@ Result<std::vector<ScanBatch>> LogScannerImpl::DecodeAll(std::vector<RawBatch> r
     const int64_t to = std::min<int64_t>(r.to, (*rb)->num_rows());
     if (to <= r.from) continue;
     ScanBatch sb;
-    sb.bucket = r.bucket;
+    sb.bucket = r.bucket.bucket;
+    sb.partition_id = r.bucket.partition_id;
     sb.base_offset = h.base_offset + r.from;
     sb.last_offset = h.base_offset + to - 1;
     sb.commit_timestamp = h.commit_timestamp;

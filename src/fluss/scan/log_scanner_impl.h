@@ -1,5 +1,6 @@
-// Log scanner: subscriptions, a buffer of fetched batches, fetches from bucket leaders (in
-// parallel, one request per leader), Arrow decoding and projection.
+// Log scanner: subscriptions keyed by table bucket (partition id included), a buffer of
+// fetched batches, fetches from bucket leaders (in parallel, one request per leader), Arrow
+// decoding and projection, and partitions dropped on the server leaving the subscription.
 //
 // Thread affinity: Subscribe/Unsubscribe/Requeue and the start of PollAsync/ToArrowAsync run on
 // any thread and take `mu_`; the fetch coroutines run on the I/O thread and take `mu_` only to
@@ -13,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "fluss/client.h"
@@ -20,11 +22,13 @@
 #include "fluss/net/coroutines.h"
 #include "fluss/proto/fluss_api.pb.h"
 #include "fluss/record/log_batch.h"
+#include "fluss/scan/leader_fetch.h"
 #include "fluss/scan/log_batch_decoder.h"
 
 namespace fluss::scan {
 
 using metadata::Clock;
+using metadata::TableBucket;
 
 class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<LogScannerImpl> {
  public:
@@ -32,7 +36,10 @@ class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<Lo
                                                         TableInfo table, std::vector<int32_t> projection);
 
   Status Subscribe(int32_t bucket, int64_t start_offset) override;
+  Status SubscribePartition(int64_t partition_id, int32_t bucket, int64_t start_offset) override;
   Status Unsubscribe(int32_t bucket) override;
+  Status UnsubscribePartition(int64_t partition_id, int32_t bucket) override;
+  std::vector<int64_t> TakeDroppedPartitions() override;
   void PollAsync(int64_t timeout_ms, Callback<std::vector<ScanBatch>> done) override {
     PollAsync(timeout_ms, 0, std::move(done));
   }
@@ -52,14 +59,6 @@ class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<Lo
     ScanBatch batch;
     uint64_t epoch = 0;
   };
-  /// A fetched batch not decoded yet: rows [from, to) of the batch in `slice`.
-  struct RawBatch {
-    int32_t bucket = 0;
-    std::shared_ptr<arrow::Buffer> slice;
-    record::LogBatchHeader header;
-    int64_t from = 0;
-    int64_t to = 0;
-  };
   /// A fetch started by a poll and not joined yet (I/O thread). It outlives the poll that
   /// started it when the poll's timeout passes first; what it fetches lands in `buffer_`.
   struct FetchInFlight {
@@ -68,14 +67,21 @@ class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<Lo
     bool done = false;
     Status error;
   };
-  /// What one fetch of one leader produced.
-  struct LeaderFetch {
-    std::vector<RawBatch> batches;
-    std::map<int32_t, int64_t> next_positions;  // buckets that advanced
-    bool retry = false;                         // a retriable error happened
-  };
+
+  using Positions = std::map<TableBucket, Subscription>;
 
   LogScannerImpl(std::shared_ptr<metadata::Cluster> cluster, TableInfo table);
+  /// Checks `bucket` and `start_offset` and (re)subscribes `bucket`. Takes `mu_`.
+  Status AddSubscription(TableBucket bucket, int64_t start_offset);
+  /// The table bucket a batch was read from.
+  TableBucket KeyOf(const ScanBatch& b) const { return TableBucket{table_.table_id, b.partition_id, b.bucket}; }
+  /// Removes the subscriptions (and buffered batches) of partitions `ids`, which the
+  /// coordinator no longer knows, and records them for TakeDroppedPartitions. Takes `mu_`.
+  void DropPartitions(const std::set<int64_t>& ids);
+  /// Refreshes the leaders of the partitions of `positions` that have none cached or that a
+  /// fetch found stale, dropping (and erasing from `positions`) those the coordinator no longer
+  /// knows. I/O thread.
+  asio::awaitable<Status> RefreshPartitionLeaders(Positions* positions);
   /// Runs `start` now if no poll or read is running, else after the running ones end.
   void RunExclusive(std::function<void()> start);
   /// Ends the running operation and starts the next waiting one.
@@ -91,26 +97,27 @@ class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<Lo
   /// Waits until `inflight_` ends or `until` passes; true when it ended (I/O thread).
   asio::awaitable<bool> WaitFetch(Clock::time_point until);
   /// The first offset fetched per bucket in `raw`.
-  static std::map<int32_t, int64_t> FirstOffsets(const std::vector<RawBatch>& raw);
+  static std::map<TableBucket, int64_t> FirstOffsets(const std::vector<RawBatch>& raw);
   /// Moves the positions of the buckets in `offsets` back there when they are still under the
   /// subscription `fetched` names, so batches fetched but not delivered are fetched again.
   /// Takes `mu_`.
-  void Rewind(const std::map<int32_t, int64_t>& offsets, const std::map<int32_t, Subscription>& fetched);
+  void Rewind(const std::map<TableBucket, int64_t>& offsets, const Positions& fetched);
   asio::awaitable<Result<std::vector<ScanBatch>>> ReadToEnd();
-  /// Resolves kEarliestOffset / kLatestOffset subscriptions with ListOffsets.
+  /// Resolves kEarliestOffset / kLatestOffset subscriptions with ListOffsets (per partition
+  /// bucket), dropping partitions the coordinator no longer knows.
   asio::awaitable<Status> ResolvePositions();
   /// One fetch from every leader of the buckets in `positions`; `stop` (if set) bounds what is
   /// returned per bucket; `wait_ms` > 0 lets the server wait for data. Returns the batches and
   /// advances the subscriptions whose epoch is unchanged.
-  asio::awaitable<Result<std::vector<RawBatch>>> FetchRound(std::map<int32_t, Subscription> positions,
-                                                            std::optional<std::map<int32_t, int64_t>> stop,
+  asio::awaitable<Result<std::vector<RawBatch>>> FetchRound(Positions positions,
+                                                            std::optional<std::map<TableBucket, int64_t>> stop,
                                                             int32_t wait_ms);
   /// Checks CRCs and decodes fetched batches (the CPU part of reading).
   Result<std::vector<ScanBatch>> DecodeAll(std::vector<RawBatch> raw) const;
   /// DecodeAll after fetching the schemas of batches written under another schema id. I/O thread.
   asio::awaitable<Result<std::vector<ScanBatch>>> DecodeFetched(std::vector<RawBatch> raw);
-  asio::awaitable<Result<LeaderFetch>> FetchFromLeader(int32_t leader, std::map<int32_t, int64_t> positions,
-                                                       std::optional<std::map<int32_t, int64_t>> stop,
+  asio::awaitable<Result<LeaderFetch>> FetchFromLeader(int32_t leader, std::map<TableBucket, int64_t> positions,
+                                                       std::optional<std::map<TableBucket, int64_t>> stop,
                                                        int32_t wait_ms);
   /// Decoded rows of one batch in the scanner's output schema, or nullptr for a batch without
   /// records.
@@ -131,7 +138,9 @@ class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<Lo
   std::shared_ptr<arrow::Schema> out_schema_;   // returned to the user
 
   std::mutex mu_;
-  std::map<int32_t, Subscription> subs_;
+  std::map<TableBucket, Subscription> subs_;
+  std::set<int64_t> stale_partitions_;        // partitions whose leaders a fetch found stale
+  std::vector<int64_t> dropped_partitions_;   // for TakeDroppedPartitions
   std::deque<Buffered> buffer_;
   uint64_t next_epoch_ = 1;
   bool busy_ = false;
