@@ -4,7 +4,9 @@ primary-key table's changelog), polling and bounded reads."""
 from __future__ import annotations
 
 import asyncio
-from typing import Dict, List
+import logging
+from collections.abc import Mapping
+from typing import Dict, List, Optional, Tuple
 
 import pyarrow as pa
 
@@ -23,6 +25,24 @@ LATEST_OFFSET = -1
 _CHANGE_TYPES = list(ChangeType)
 # Timeout of each poll behind ``async for``; it polls again while nothing arrives.
 _ASYNC_ITER_POLL_MS = 1000
+
+_log = logging.getLogger("fluss")
+
+
+def _int_arg(method: str, name: str, value, minimum: int) -> int:
+    """``value`` checked to be an int (not a bool) >= ``minimum``; FlussError (-2) naming
+    ``method`` and the argument otherwise."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+        raise FlussError(f"{method}: {name} must be an int >= {minimum}, got {value!r}")
+    return value
+
+
+def _offset_arg(method: str, value) -> int:
+    """A start offset: an int >= 0, EARLIEST_OFFSET or LATEST_OFFSET; FlussError (-2) otherwise."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < EARLIEST_OFFSET:
+        raise FlussError(f"{method}: start_offset must be an offset >= 0, EARLIEST_OFFSET ({EARLIEST_OFFSET}) or "
+                         f"LATEST_OFFSET ({LATEST_OFFSET}), got {value!r}")
+    return value
 
 
 class LogScanner:
@@ -50,39 +70,118 @@ class LogScanner:
 
     # ---- subscriptions
 
+    def _check_bucket(self, method: str, bucket_id) -> int:
+        bucket_id = _int_arg(method, "bucket_id", bucket_id, 0)
+        if bucket_id >= self._info.num_buckets:
+            raise FlussError(f"{method}: bucket_id {bucket_id} is outside table {self._info.table_path} "
+                             f"({self._info.num_buckets} buckets)")
+        return bucket_id
+
+    def _require_partitioned(self, method: str, partitioned: bool) -> None:
+        if self._info.is_partitioned() == partitioned:
+            return
+        path = self._info.table_path.table_path_str()
+        if partitioned:
+            raise FlussError(f"{method}: table {path} is not partitioned: use subscribe(bucket_id, start_offset) "
+                             f"/ unsubscribe(bucket_id)")
+        raise FlussError(f"{method}: table {path} is partitioned: use subscribe_partition(partition_id, bucket_id, "
+                         f"start_offset) (ids from admin.list_partition_infos) / unsubscribe_partition")
+
     def subscribe(self, bucket_id: int, start_offset: int) -> None:
-        """Reads ``bucket_id`` from ``start_offset``: an offset, ``EARLIEST_OFFSET`` or
-        ``LATEST_OFFSET`` (only records written after the next read starts). Raises FlussError
-        for a bucket outside the table or an invalid offset."""
-        self._n.subscribe(int(bucket_id), int(start_offset))
+        """Reads ``bucket_id`` (0 <= bucket_id < the table's bucket count) of a non-partitioned
+        table from ``start_offset``: an offset >= 0, ``EARLIEST_OFFSET`` or ``LATEST_OFFSET``
+        (only records written after the next read starts). Re-subscribing moves the position.
+        Raises FlussError (-2), before anything is sent, for a bad bucket or offset, or a
+        partitioned table (use ``subscribe_partition``)."""
+        self._require_partitioned("subscribe", False)
+        bucket_id = self._check_bucket("subscribe", bucket_id)
+        self._n.subscribe(bucket_id, _offset_arg("subscribe", start_offset))
 
     def subscribe_buckets(self, bucket_offsets: Dict[int, int]) -> None:
-        """``subscribe`` for each ``{bucket_id: start_offset}`` item (all checked first)."""
-        for b in bucket_offsets:
-            if not (0 <= int(b) < self._info.num_buckets):
-                raise FlussError(f"bucket {b} is outside table {self._info.table_path} ({self._info.num_buckets} buckets)")
-        for b, off in bucket_offsets.items():
-            self._n.subscribe(int(b), int(off))
+        """``subscribe`` for each ``{bucket_id: start_offset}`` item (all checked first, so a bad
+        item subscribes none). Raises FlussError as ``subscribe``."""
+        self._require_partitioned("subscribe_buckets", False)
+        if not isinstance(bucket_offsets, Mapping):
+            raise FlussError(f"subscribe_buckets: bucket_offsets must be a dict {{bucket_id: start_offset}}, "
+                             f"got {type(bucket_offsets).__name__}")
+        checked = [(self._check_bucket("subscribe_buckets", b),
+                    _offset_arg("subscribe_buckets", off))
+                   for b, off in bucket_offsets.items()]
+        for b, off in checked:
+            self._n.subscribe(b, off)
 
     def unsubscribe(self, bucket_id: int) -> None:
-        """Stops reading ``bucket_id``; records of it not yet returned are dropped."""
-        self._n.unsubscribe(int(bucket_id))
+        """Stops reading ``bucket_id`` of a non-partitioned table; records of it not yet returned
+        are dropped. Raises FlussError for a partitioned table (use ``unsubscribe_partition``)."""
+        self._require_partitioned("unsubscribe", False)
+        self._n.unsubscribe(_int_arg("unsubscribe", "bucket_id", bucket_id, 0))
+
+    def subscribe_partition(self, partition_id: int, bucket_id: int, start_offset: int) -> None:
+        """Reads bucket ``bucket_id`` of partition ``partition_id`` (a ``PartitionInfo.partition_id``
+        of ``admin.list_partition_infos``) of a partitioned table from ``start_offset``: an
+        offset >= 0, ``EARLIEST_OFFSET`` or ``LATEST_OFFSET``, resolved per partition bucket.
+        Records read carry ``TableBucket.with_partition(table_id, partition_id, bucket_id)``.
+        Nothing is sent: a partition the server does not know, or one dropped while subscribed,
+        leaves the subscription at the next read once the coordinator confirms it is gone
+        (logged as a warning on the ``fluss`` logger); the other subscriptions go on.
+        Raises FlussError (-2), before anything is sent, for a bad partition id, bucket or
+        offset, or a non-partitioned table (use ``subscribe``)."""
+        self._subscribe_partitions("subscribe_partition", {(partition_id, bucket_id): start_offset})
+
+    def subscribe_partition_buckets(self, partition_bucket_offsets: Dict[Tuple[int, int], int]) -> None:
+        """``subscribe_partition`` for each ``{(partition_id, bucket_id): start_offset}`` item (all
+        checked first, so a bad item subscribes none). Raises FlussError as
+        ``subscribe_partition``."""
+        self._subscribe_partitions("subscribe_partition_buckets", partition_bucket_offsets)
+
+    def _subscribe_partitions(self, method: str, offsets) -> None:
+        self._require_partitioned(method, True)
+        if not isinstance(offsets, Mapping):
+            raise FlussError(f"{method}: partition_bucket_offsets must be a dict "
+                             f"{{(partition_id, bucket_id): start_offset}}, got {type(offsets).__name__}")
+        checked = []
+        for key, off in offsets.items():
+            if not isinstance(key, tuple) or len(key) != 2:
+                raise FlussError(f"{method}: keys must be (partition_id, bucket_id) tuples, got {key!r}")
+            checked.append((_int_arg(method, "partition_id", key[0], 0), self._check_bucket(method, key[1]),
+                            _offset_arg(method, off)))
+        for partition_id, bucket_id, off in checked:
+            self._n.subscribe_partition(partition_id, bucket_id, off)
+
+    def unsubscribe_partition(self, partition_id: int, bucket_id: int) -> None:
+        """Stops reading bucket ``bucket_id`` of partition ``partition_id``; records of it not yet
+        returned are dropped. Raises FlussError (-2) for a bad argument or a non-partitioned
+        table."""
+        self._require_partitioned("unsubscribe_partition", True)
+        self._n.unsubscribe_partition(_int_arg("unsubscribe_partition", "partition_id", partition_id, 0),
+                                      _int_arg("unsubscribe_partition", "bucket_id", bucket_id, 0))
+
+    def _log_dropped_partitions(self) -> None:
+        # Partitions dropped on the server left the subscription inside the native scanner
+        # (confirmed at the coordinator); the user hears of it here.
+        for partition_id in self._n.take_dropped_partitions():
+            _log.warning("table %s: partition %d no longer exists on the server (dropped); its buckets were "
+                         "unsubscribed", self._info.table_path.table_path_str(), partition_id)
 
     # ---- conversion
 
-    def _bucket(self, b: int) -> TableBucket:
-        return TableBucket(self._info.table_id, b)
+    def _bucket(self, partition_id: Optional[int], b: int) -> TableBucket:
+        if partition_id is None:
+            return TableBucket(self._info.table_id, b)
+        return TableBucket.with_partition(self._info.table_id, partition_id, b)
 
     def _batches(self, polled) -> List[RecordBatch]:
+        self._log_dropped_partitions()
         out = []
-        for bucket, base, last, _ts, caps, _ct in polled.items():
-            out.append(RecordBatch(pa.record_batch(_BatchCapsules(caps)), self._bucket(bucket), base, last))
+        for partition_id, bucket, base, last, _ts, caps, _ct in polled.items():
+            out.append(RecordBatch(pa.record_batch(_BatchCapsules(caps)), self._bucket(partition_id, bucket), base, last))
         return out
 
     def _records(self, polled) -> List[ScanRecord]:
+        self._log_dropped_partitions()
         out = []
-        for bucket, base, _last, ts, caps, ct in polled.items():
-            tb = self._bucket(bucket)
+        for partition_id, bucket, base, _last, ts, caps, ct in polled.items():
+            tb = self._bucket(partition_id, bucket)
             rows = pa.record_batch(_BatchCapsules(caps)).to_pylist()
             for i, row in enumerate(rows):
                 change = ChangeType.AppendOnly if ct is None else _CHANGE_TYPES[ct[i]]
@@ -90,7 +189,8 @@ class LogScanner:
         return out
 
     def _arrow(self, polled) -> pa.Table:
-        batches = [pa.record_batch(_BatchCapsules(item[4])) for item in polled.items()]
+        self._log_dropped_partitions()
+        batches = [pa.record_batch(_BatchCapsules(item[5])) for item in polled.items()]
         return pa.Table.from_batches(batches, schema=self._schema)
 
     @staticmethod
@@ -164,10 +264,12 @@ class LogScanner:
     # ---- bounded reads
 
     def to_arrow(self) -> pa.Table:
-        """Reads every subscribed bucket up to its high watermark at call time and returns a
-        ``pyarrow.Table`` (empty, with the scanner's schema, when there is nothing to read).
+        """Reads every subscribed bucket (of every subscribed partition) up to its high watermark
+        at call time and returns a ``pyarrow.Table`` (empty, with the scanner's schema, when there is nothing to read).
         Blocks with the GIL released; Ctrl-C interrupts it."""
-        return _table_from_capsule(self._n.table_capsule(self._n.to_arrow_blocking()))
+        polled = self._n.to_arrow_blocking()
+        self._log_dropped_partitions()
+        return _table_from_capsule(self._n.table_capsule(polled))
 
     def to_pandas(self):
         """``to_arrow().to_pandas()``."""
@@ -177,7 +279,9 @@ class LogScanner:
         """Awaitable twin of ``to_arrow`` that never blocks the event loop. Cancelling the await
         loses nothing: what the read fetched goes back to the scanner, and the next read or
         poll returns it."""
-        return _table_from_capsule(self._n.table_capsule(await self._await_read(self._n.to_arrow_async)))
+        polled = await self._await_read(self._n.to_arrow_async)
+        self._log_dropped_partitions()
+        return _table_from_capsule(self._n.table_capsule(polled))
 
     async def to_pandas_async(self):
         """Awaitable twin of ``to_pandas``."""

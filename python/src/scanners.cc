@@ -30,15 +30,17 @@ namespace {
 struct PyPolled {
   std::vector<ScanBatch> batches;
   size_t Size() const { return batches.size(); }
-  /// [(bucket, base_offset, last_offset, commit_timestamp, (schema_capsule, array_capsule),
-  ///   change_types bytes or None)]
+  /// [(partition_id or None, bucket, base_offset, last_offset, commit_timestamp,
+  ///   (schema_capsule, array_capsule), change_types bytes or None)]
   nb::list Items() const {
     nb::list out;
     for (const auto& b : batches) {
       nb::object ct = nb::none();
       if (!b.change_types.empty())
         ct = nb::bytes(reinterpret_cast<const char*>(b.change_types.data()), b.change_types.size());
-      out.append(nb::make_tuple(b.bucket, b.base_offset, b.last_offset, b.commit_timestamp,
+      nb::object partition = nb::none();
+      if (b.partition_id) partition = nb::int_(*b.partition_id);
+      out.append(nb::make_tuple(partition, b.bucket, b.base_offset, b.last_offset, b.commit_timestamp,
                                 ExportBatchCapsules(*b.batch), ct));
     }
     return out;
@@ -59,6 +61,13 @@ struct PyScanner {
 
   void Subscribe(int32_t bucket, int64_t offset) { ThrowIfError(scanner->Subscribe(bucket, offset)); }
   void Unsubscribe(int32_t bucket) { ThrowIfError(scanner->Unsubscribe(bucket)); }
+  void SubscribePartition(int64_t partition_id, int32_t bucket, int64_t offset) {
+    ThrowIfError(scanner->SubscribePartition(partition_id, bucket, offset));
+  }
+  void UnsubscribePartition(int64_t partition_id, int32_t bucket) {
+    ThrowIfError(scanner->UnsubscribePartition(partition_id, bucket));
+  }
+  std::vector<int64_t> TakeDroppedPartitions() { return scanner->TakeDroppedPartitions(); }
   nb::object Schema() const { return ExportSchemaCapsule(*scanner->schema()); }
   void Requeue(PyPolled& polled) { scanner->Requeue(std::move(polled.batches)); }
 
@@ -171,6 +180,9 @@ void BindScanners(nb::module_& m) {
   nb::class_<PyScanner>(m, "_Scanner")
       .def("subscribe", &PyScanner::Subscribe, "bucket_id"_a, "start_offset"_a)
       .def("unsubscribe", &PyScanner::Unsubscribe, "bucket_id"_a)
+      .def("subscribe_partition", &PyScanner::SubscribePartition, "partition_id"_a, "bucket_id"_a, "start_offset"_a)
+      .def("unsubscribe_partition", &PyScanner::UnsubscribePartition, "partition_id"_a, "bucket_id"_a)
+      .def("take_dropped_partitions", &PyScanner::TakeDroppedPartitions)
       .def("schema_capsule", &PyScanner::Schema)
       .def("requeue", &PyScanner::Requeue, "polled"_a)
       .def_prop_ro("max_poll_records", &PyScanner::MaxPollRecords)

@@ -6,6 +6,7 @@
 
 #include <arrow/api.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <future>
@@ -20,6 +21,7 @@
 #include "fluss/protocol/errors.h"
 #include "fluss/protocol/fetch_log.h"
 #include "fluss/protocol/metadata_request.h"
+#include "fluss/record/arrow_log.h"
 
 namespace fluss {
 namespace {
@@ -65,6 +67,9 @@ class PartitionedScanIT : public ::testing::Test {
                                            arrow::field("v", arrow::int64())});
     d.partition_keys = {"region"};
     d.bucket_count = buckets;
+    // Produce() writes uncompressed batches; a projected fetch re-encodes them under the
+    // table's compression, so the table says NONE.
+    d.properties["table.log.arrow.compression.type"] = "NONE";
     Status st = AwaitStatus([&](auto cb) { admin_->CreateTableAsync(path_, d, false, cb); });
     EXPECT_TRUE(st.ok()) << st.ToString();
     created_ = st.ok();
@@ -130,6 +135,100 @@ class PartitionedScanIT : public ::testing::Test {
     for (const auto& tr : resp->tables_resp())
       for (const auto& br : tr.buckets_resp()) out[br.partition_id()] = br.has_error_code() ? br.error_code() : 0;
     return out;
+  }
+
+  /// Writes rows (id, region, v = id * 10) to bucket `bucket` of partition `partition_id` with a
+  /// raw ProduceLog to its leader (acks -1), retrying while the replica comes up. Test data
+  /// only: the rows the scanner must read back.
+  void Produce(int64_t table_id, int64_t partition_id, int32_t bucket, const std::string& region,
+               const std::vector<int32_t>& ids) {
+    arrow::Int32Builder id_b;
+    arrow::StringBuilder region_b;
+    arrow::Int64Builder v_b;
+    for (int32_t id : ids) {
+      ASSERT_TRUE(id_b.Append(id).ok());
+      ASSERT_TRUE(region_b.Append(region).ok());
+      ASSERT_TRUE(v_b.Append(int64_t{id} * 10).ok());
+    }
+    auto rb = arrow::RecordBatch::Make(Schema(), static_cast<int64_t>(ids.size()),
+                                       {*id_b.Finish(), *region_b.Finish(), *v_b.Finish()});
+    auto enc = record::EncodeArrowLogBatch(*rb, 1, *record::ArrowWriteOptions("NONE", 3));
+    ASSERT_TRUE(enc.ok()) << enc.status().ToString();
+    proto::ProduceLogRequest req;
+    req.set_acks(-1);
+    req.set_table_id(table_id);
+    req.set_timeout_ms(30000);
+    auto* b = req.add_buckets_req();
+    b->set_partition_id(partition_id);
+    b->set_bucket_id(bucket);
+    b->set_records((*enc)->data(), static_cast<size_t>((*enc)->size()));
+    const metadata::TableBucket tb{table_id, partition_id, bucket};
+    for (int attempt = 0;; ++attempt) {
+      ASSERT_LT(attempt, 100) << "produce to " << tb.ToString() << " kept failing";
+      if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      Missing({partition_id});
+      auto leader = Raw()->cluster()->metadata().Leader(tb);
+      if (!leader) continue;
+      auto conn = Raw()->cluster()->TabletServer(*leader);
+      auto resp = RunOnIo<proto::ProduceLogResponse>(
+          Raw(), Raw()->cluster()->Call<proto::ProduceLogResponse>(conn, ApiKey::PRODUCE_LOG, req));
+      if (!resp.ok()) {
+        ASSERT_TRUE(resp.status().IsRetriable()) << resp.status().ToString();
+        continue;
+      }
+      ASSERT_EQ(resp->buckets_resp_size(), 1);
+      const auto& br = resp->buckets_resp(0);
+      if (!br.has_error_code() || br.error_code() == 0) return;
+      ASSERT_TRUE(protocol::IsRetriableError(br.error_code())) << br.error_code() << " " << br.error_message();
+    }
+  }
+  static std::shared_ptr<arrow::Schema> Schema() {
+    return arrow::schema({arrow::field("id", arrow::int32()), arrow::field("region", arrow::utf8()),
+                          arrow::field("v", arrow::int64())});
+  }
+  /// "p<partition id>/b<bucket>@<offset>:<id>,<region>,<v>" per row of `batches`, sorted.
+  static std::vector<std::string> Rows(const std::vector<ScanBatch>& batches) {
+    std::vector<std::string> out;
+    for (const auto& sb : batches) {
+      auto id = std::static_pointer_cast<arrow::Int32Array>(sb.batch->column(0));
+      auto region = std::static_pointer_cast<arrow::StringArray>(sb.batch->column(1));
+      auto v = std::static_pointer_cast<arrow::Int64Array>(sb.batch->column(2));
+      for (int64_t r = 0; r < sb.batch->num_rows(); ++r)
+        out.push_back("p" + (sb.partition_id ? std::to_string(*sb.partition_id) : std::string("-")) + "/b" +
+                      std::to_string(sb.bucket) + "@" + std::to_string(sb.base_offset + r) + ":" +
+                      std::to_string(id->Value(r)) + "," + region->GetString(r) + "," + std::to_string(v->Value(r)));
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+  static std::string Row(int64_t partition, int32_t bucket, int64_t offset, int32_t id, const std::string& region) {
+    return "p" + std::to_string(partition) + "/b" + std::to_string(bucket) + "@" + std::to_string(offset) + ":" +
+           std::to_string(id) + "," + region + "," + std::to_string(int64_t{id} * 10);
+  }
+  static std::vector<std::string> Sorted(std::vector<std::string> v) {
+    std::sort(v.begin(), v.end());
+    return v;
+  }
+  /// Polls until `rows` rows arrived (or 20 s passed); every poll must succeed.
+  static std::vector<ScanBatch> PollRows(LogScanner& s, size_t rows) {
+    std::vector<ScanBatch> got;
+    size_t n = 0;
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (n < rows && std::chrono::steady_clock::now() < until) {
+      auto r = Await<std::vector<ScanBatch>>([&](auto cb) { s.PollAsync(500, cb); });
+      EXPECT_TRUE(r.ok()) << r.status().ToString();
+      if (!r.ok()) break;
+      for (auto& b : *r) {
+        n += static_cast<size_t>(b.batch->num_rows());
+        got.push_back(std::move(b));
+      }
+    }
+    return got;
+  }
+  static std::vector<ScanBatch> ReadAll(LogScanner& s) {
+    auto r = Await<std::vector<ScanBatch>>([&](auto cb) { s.ReadBatchesAsync(cb); });
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    return r.ok() ? *r : std::vector<ScanBatch>{};
   }
 
   std::shared_ptr<Connection> conn_;
@@ -211,6 +310,171 @@ TEST_F(PartitionedScanIT, ServerAnswersForADroppedPartition) {
   for (int32_t c : seen)
     EXPECT_TRUE(c == 0 || c == protocol::NOT_LEADER_OR_FOLLOWER || c == protocol::UNKNOWN_TABLE_OR_BUCKET_EXCEPTION) << text;
   EXPECT_NE(seen.back(), 0) << text;
+}
+
+TEST_F(PartitionedScanIT, BucketCallsOfTheOtherKindOfTableAreRefused) {
+  auto ids = CreateTable(2, {"US"});
+  auto table = GetTable();
+  ASSERT_TRUE(table);
+  auto scanner = table->NewLogScanner();
+  ASSERT_TRUE(scanner.ok()) << scanner.status().ToString();
+  auto& s = **scanner;
+  Status st = s.Subscribe(0, kEarliestOffset);
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(st.message().find("is partitioned"), std::string::npos) << st.ToString();
+  EXPECT_NE(st.message().find("SubscribePartition"), std::string::npos) << st.ToString();
+  EXPECT_EQ(s.Unsubscribe(0).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(s.SubscribePartition(-1, 0, kEarliestOffset).code(), StatusCode::kInvalidArgument);
+  st = s.SubscribePartition(ids["US"], 2, kEarliestOffset);
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(st.message().find("bucket 2 is outside"), std::string::npos) << st.ToString();
+  EXPECT_EQ(s.SubscribePartition(ids["US"], 0, -3).code(), StatusCode::kInvalidArgument);
+  EXPECT_TRUE(s.SubscribePartition(ids["US"], 1, kLatestOffset).ok());
+  EXPECT_TRUE(s.UnsubscribePartition(ids["US"], 1).ok());
+
+  // A non-partitioned table refuses the partition calls.
+  TablePath plain{path_.database_name, path_.table_name + "_plain"};
+  TableDescriptor d;
+  d.schema.arrow_schema = Schema();
+  d.bucket_count = 1;
+  ASSERT_TRUE(AwaitStatus([&](auto cb) { admin_->CreateTableAsync(plain, d, false, cb); }).ok());
+  auto t2 = Await<std::shared_ptr<Table>>([&](auto cb) { conn_->GetTableAsync(plain, cb); });
+  ASSERT_TRUE(t2.ok());
+  auto s2 = (*t2)->NewLogScanner();
+  ASSERT_TRUE(s2.ok());
+  st = (*s2)->SubscribePartition(0, 0, kEarliestOffset);
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(st.message().find("is not partitioned"), std::string::npos) << st.ToString();
+  EXPECT_EQ((*s2)->UnsubscribePartition(0, 0).code(), StatusCode::kInvalidArgument);
+  EXPECT_TRUE((*s2)->Subscribe(0, kEarliestOffset).ok());
+  EXPECT_TRUE(AwaitStatus([&](auto cb) { admin_->DropTableAsync(plain, true, cb); }).ok());
+}
+
+TEST_F(PartitionedScanIT, EarliestLatestAndOffsetsPerPartitionBucket) {
+  auto ids = CreateTable(2, {"EU", "US"});
+  auto table = GetTable();
+  ASSERT_TRUE(table);
+  const int64_t tid = table->info().table_id, us = ids["US"], eu = ids["EU"];
+  Produce(tid, us, 0, "US", {1, 2, 3});
+  Produce(tid, us, 1, "US", {4, 5});
+  Produce(tid, eu, 0, "EU", {10, 11});
+  Produce(tid, eu, 1, "EU", {12});
+  auto scanner = table->NewLogScanner();
+  ASSERT_TRUE(scanner.ok());
+  auto& s = **scanner;
+  ASSERT_TRUE(s.SubscribePartition(us, 0, kEarliestOffset).ok());
+  ASSERT_TRUE(s.SubscribePartition(us, 1, 1).ok());             // an explicit offset
+  ASSERT_TRUE(s.SubscribePartition(eu, 0, kLatestOffset).ok());  // its end: 2
+  ASSERT_TRUE(s.SubscribePartition(eu, 1, kEarliestOffset).ok());
+  EXPECT_EQ(Rows(ReadAll(s)), Sorted({Row(us, 0, 0, 1, "US"), Row(us, 0, 1, 2, "US"), Row(us, 0, 2, 3, "US"),
+                                      Row(us, 1, 1, 5, "US"), Row(eu, 1, 0, 12, "EU")}));
+  // Later rows arrive by polls, each bucket from where the read left it.
+  Produce(tid, eu, 0, "EU", {13});
+  Produce(tid, us, 1, "US", {6});
+  EXPECT_EQ(Rows(PollRows(s, 2)), Sorted({Row(eu, 0, 2, 13, "EU"), Row(us, 1, 2, 6, "US")}));
+  EXPECT_TRUE(s.TakeDroppedPartitions().empty());
+}
+
+TEST_F(PartitionedScanIT, UnsubscribePartitionStopsOnlyThatPartition) {
+  auto ids = CreateTable(1, {"EU", "US"});
+  auto table = GetTable();
+  ASSERT_TRUE(table);
+  const int64_t tid = table->info().table_id, us = ids["US"], eu = ids["EU"];
+  auto scanner = table->NewLogScanner();
+  ASSERT_TRUE(scanner.ok());
+  auto& s = **scanner;
+  ASSERT_TRUE(s.SubscribePartition(us, 0, kEarliestOffset).ok());
+  ASSERT_TRUE(s.SubscribePartition(eu, 0, kEarliestOffset).ok());
+  Produce(tid, us, 0, "US", {1});
+  Produce(tid, eu, 0, "EU", {2});
+  EXPECT_EQ(Rows(PollRows(s, 2)), Sorted({Row(us, 0, 0, 1, "US"), Row(eu, 0, 0, 2, "EU")}));
+  ASSERT_TRUE(s.UnsubscribePartition(eu, 0).ok());
+  Produce(tid, eu, 0, "EU", {3});
+  Produce(tid, us, 0, "US", {4});
+  EXPECT_EQ(Rows(ReadAll(s)), std::vector<std::string>{Row(us, 0, 1, 4, "US")});
+}
+
+TEST_F(PartitionedScanIT, ToArrowReadsEveryPartitionToItsEnd) {
+  auto ids = CreateTable(1, {"EU", "US"});
+  auto table = GetTable();
+  ASSERT_TRUE(table);
+  const int64_t tid = table->info().table_id, us = ids["US"], eu = ids["EU"];
+  Produce(tid, us, 0, "US", {1, 2});
+  Produce(tid, eu, 0, "EU", {3});
+  Produce(tid, us, 0, "US", {4});
+  auto scanner = table->NewLogScanner({0, 2});  // projected: id, v
+  ASSERT_TRUE(scanner.ok());
+  auto& s = **scanner;
+  ASSERT_TRUE(s.SubscribePartition(us, 0, kEarliestOffset).ok());
+  ASSERT_TRUE(s.SubscribePartition(eu, 0, kEarliestOffset).ok());
+  auto t = Await<std::shared_ptr<arrow::Table>>([&](auto cb) { s.ToArrowAsync(cb); });
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  ASSERT_EQ((*t)->num_columns(), 2);
+  std::vector<std::pair<int32_t, int64_t>> rows;
+  auto combined = (*t)->CombineChunks();
+  ASSERT_TRUE(combined.ok());
+  auto id = std::static_pointer_cast<arrow::Int32Array>((*combined)->column(0)->chunk(0));
+  auto v = std::static_pointer_cast<arrow::Int64Array>((*combined)->column(1)->chunk(0));
+  for (int64_t r = 0; r < (*combined)->num_rows(); ++r) rows.emplace_back(id->Value(r), v->Value(r));
+  std::sort(rows.begin(), rows.end());
+  EXPECT_EQ(rows, (std::vector<std::pair<int32_t, int64_t>>{{1, 10}, {2, 20}, {3, 30}, {4, 40}}));
+  // At the end now: nothing more.
+  auto again = Await<std::shared_ptr<arrow::Table>>([&](auto cb) { s.ToArrowAsync(cb); });
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ((*again)->num_rows(), 0);
+}
+
+TEST_F(PartitionedScanIT, DroppedPartitionLeavesWhileTheOtherKeepsFlowing) {
+  auto ids = CreateTable(1, {"EU", "US"});
+  auto table = GetTable();
+  ASSERT_TRUE(table);
+  const int64_t tid = table->info().table_id, us = ids["US"], eu = ids["EU"];
+  auto scanner = table->NewLogScanner();
+  ASSERT_TRUE(scanner.ok());
+  auto& s = **scanner;
+  ASSERT_TRUE(s.SubscribePartition(us, 0, kEarliestOffset).ok());
+  ASSERT_TRUE(s.SubscribePartition(eu, 0, kEarliestOffset).ok());
+  Produce(tid, us, 0, "US", {1});
+  Produce(tid, eu, 0, "EU", {2});
+  EXPECT_EQ(Rows(PollRows(s, 2)), Sorted({Row(us, 0, 0, 1, "US"), Row(eu, 0, 0, 2, "EU")}));
+  DropPartition("EU");
+  // Rows written to the surviving partition after the drop are read; no poll fails.
+  Produce(tid, us, 0, "US", {3});
+  EXPECT_EQ(Rows(PollRows(s, 1)), std::vector<std::string>{Row(us, 0, 1, 3, "US")});
+  Produce(tid, us, 0, "US", {4, 5});
+  EXPECT_EQ(Rows(PollRows(s, 2)), Sorted({Row(us, 0, 2, 4, "US"), Row(us, 0, 3, 5, "US")}));
+  // The drop is confirmed within a few polls.
+  std::vector<int64_t> dropped;
+  for (int i = 0; i < 20 && dropped.empty(); ++i) {
+    auto r = Await<std::vector<ScanBatch>>([&](auto cb) { s.PollAsync(200, cb); });
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_TRUE(r->empty());
+    dropped = s.TakeDroppedPartitions();
+  }
+  EXPECT_EQ(dropped, std::vector<int64_t>{eu});
+  Produce(tid, us, 0, "US", {6});
+  EXPECT_EQ(Rows(ReadAll(s)), std::vector<std::string>{Row(us, 0, 4, 6, "US")});
+}
+
+TEST_F(PartitionedScanIT, PartitionDroppedBeforeABoundedReadLeavesIt) {
+  auto ids = CreateTable(1, {"EU", "US"});
+  auto table = GetTable();
+  ASSERT_TRUE(table);
+  const int64_t tid = table->info().table_id, us = ids["US"], eu = ids["EU"];
+  Produce(tid, us, 0, "US", {1, 2});
+  Produce(tid, eu, 0, "EU", {3});
+  auto scanner = table->NewLogScanner();
+  ASSERT_TRUE(scanner.ok());
+  auto& s = **scanner;
+  ASSERT_TRUE(s.SubscribePartition(us, 0, kEarliestOffset).ok());
+  ASSERT_TRUE(s.SubscribePartition(eu, 0, kLatestOffset).ok());
+  ASSERT_TRUE(s.SubscribePartition(987654321, 0, kEarliestOffset).ok());  // never existed
+  DropPartition("EU");
+  EXPECT_EQ(Rows(ReadAll(s)), Sorted({Row(us, 0, 0, 1, "US"), Row(us, 0, 1, 2, "US")}));
+  auto dropped = s.TakeDroppedPartitions();
+  std::sort(dropped.begin(), dropped.end());
+  EXPECT_EQ(dropped, (std::vector<int64_t>{std::min<int64_t>(eu, 987654321), std::max<int64_t>(eu, 987654321)}));
+  EXPECT_TRUE(s.TakeDroppedPartitions().empty());
 }
 
 }  // namespace
