@@ -17,36 +17,21 @@
 #include "fluss/record/kv_batch.h"
 #include "fluss/record/log_batch.h"
 #include "fluss/row/kv_value.h"
+#include "it_support.h"
 
 namespace fluss {
 namespace {
 
 using client::ConnectionImpl;
+using it::Bootstrap;
+using it::RunOnIo;
 using protocol::ApiKey;
-
-std::string Bootstrap() {
-  const char* s = std::getenv("FLUSS_BOOTSTRAP_SERVERS");
-  return s ? s : "";
-}
-
-template <typename T>
-Result<T> RunOnIo(const std::shared_ptr<ConnectionImpl>& c, asio::awaitable<Result<T>> aw) {
-  std::promise<Result<T>> p;
-  auto f = p.get_future();
-  c->cluster()->Spawn<T>(std::move(aw), [&p](Result<T> r) { p.set_value(std::move(r)); });
-  return f.get();
-}
 
 class IdempotenceIT : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_FALSE(Bootstrap().empty()) << "set FLUSS_BOOTSTRAP_SERVERS (tools/test does)";
-    auto conn = Connection::Connect({{"bootstrap.servers", Bootstrap()}});
-    ASSERT_TRUE(conn.ok()) << conn.status().ToString();
-    conn_ = *conn;
-    admin_ = conn_->GetAdmin();
-    path_ = TablePath{"fluss", "idempotence_it_" + std::to_string(::getpid()) + "_" +
-                                   ::testing::UnitTest::GetInstance()->current_test_info()->name()};
+    ASSERT_NO_FATAL_FAILURE(it::Connect(&conn_, &admin_));
+    path_ = it::TestTablePath("idempotence_it_");
     TableDescriptor d;
     d.schema.arrow_schema = arrow::schema({arrow::field("a", arrow::int32())});
     d.bucket_count = 1;

@@ -22,36 +22,21 @@
 #include "fluss/protocol/fetch_log.h"
 #include "fluss/protocol/metadata_request.h"
 #include "fluss/record/arrow_log.h"
+#include "it_support.h"
 
 namespace fluss {
 namespace {
 
 using client::ConnectionImpl;
+using it::Bootstrap;
+using it::RunOnIo;
 using protocol::ApiKey;
-
-std::string Bootstrap() {
-  const char* s = std::getenv("FLUSS_BOOTSTRAP_SERVERS");
-  return s ? s : "";
-}
-
-template <typename T>
-Result<T> RunOnIo(const std::shared_ptr<ConnectionImpl>& c, asio::awaitable<Result<T>> aw) {
-  std::promise<Result<T>> p;
-  auto f = p.get_future();
-  c->cluster()->Spawn<T>(std::move(aw), [&p](Result<T> r) { p.set_value(std::move(r)); });
-  return f.get();
-}
 
 class PartitionedScanIT : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_FALSE(Bootstrap().empty()) << "set FLUSS_BOOTSTRAP_SERVERS (tools/test does)";
-    auto conn = Connection::Connect({{"bootstrap.servers", Bootstrap()}});
-    ASSERT_TRUE(conn.ok()) << conn.status().ToString();
-    conn_ = *conn;
-    admin_ = conn_->GetAdmin();
-    path_ = TablePath{"fluss", "part_scan_it_" + std::to_string(::getpid()) + "_" +
-                                   ::testing::UnitTest::GetInstance()->current_test_info()->name()};
+    ASSERT_NO_FATAL_FAILURE(it::Connect(&conn_, &admin_));
+    path_ = it::TestTablePath("part_scan_it_");
   }
   void TearDown() override {
     if (admin_ && created_) EXPECT_TRUE(AwaitStatus([&](auto cb) { admin_->DropTableAsync(path_, true, cb); }).ok());
@@ -231,9 +216,33 @@ class PartitionedScanIT : public ::testing::Test {
     return r.ok() ? *r : std::vector<ScanBatch>{};
   }
 
+  /// CreateTable(buckets, {"EU", "US"}) and its handle in table_, tid_, us_ and eu_.
+  void CreateUsEu(int32_t buckets) {
+    auto ids = CreateTable(buckets, {"EU", "US"});
+    table_ = GetTable();
+    ASSERT_TRUE(table_);
+    tid_ = table_->info().table_id;
+    us_ = ids["US"];
+    eu_ = ids["EU"];
+  }
+  /// A scanner of table_ returning `projection`, with bucket 0 of US and of EU subscribed from
+  /// `us_offset` and `eu_offset`.
+  std::shared_ptr<LogScanner> ScanUsEu(int64_t us_offset, int64_t eu_offset, std::vector<int32_t> projection = {}) {
+    auto scanner = table_->NewLogScanner(projection);
+    EXPECT_TRUE(scanner.ok()) << scanner.status().ToString();
+    if (!scanner.ok()) return nullptr;
+    EXPECT_TRUE((*scanner)->SubscribePartition(us_, 0, us_offset).ok());
+    EXPECT_TRUE((*scanner)->SubscribePartition(eu_, 0, eu_offset).ok());
+    return *scanner;
+  }
+  void ProduceUs(int32_t bucket, const std::vector<int32_t>& ids) { Produce(tid_, us_, bucket, "US", ids); }
+  void ProduceEu(int32_t bucket, const std::vector<int32_t>& ids) { Produce(tid_, eu_, bucket, "EU", ids); }
+
   std::shared_ptr<Connection> conn_;
   std::shared_ptr<Admin> admin_;
   std::shared_ptr<ConnectionImpl> raw_;
+  std::shared_ptr<Table> table_;
+  int64_t tid_ = -1, us_ = -1, eu_ = -1;
   TablePath path_;
   bool created_ = false;
 };
@@ -351,63 +360,46 @@ TEST_F(PartitionedScanIT, BucketCallsOfTheOtherKindOfTableAreRefused) {
 }
 
 TEST_F(PartitionedScanIT, EarliestLatestAndOffsetsPerPartitionBucket) {
-  auto ids = CreateTable(2, {"EU", "US"});
-  auto table = GetTable();
-  ASSERT_TRUE(table);
-  const int64_t tid = table->info().table_id, us = ids["US"], eu = ids["EU"];
-  Produce(tid, us, 0, "US", {1, 2, 3});
-  Produce(tid, us, 1, "US", {4, 5});
-  Produce(tid, eu, 0, "EU", {10, 11});
-  Produce(tid, eu, 1, "EU", {12});
-  auto scanner = table->NewLogScanner();
-  ASSERT_TRUE(scanner.ok());
-  auto& s = **scanner;
-  ASSERT_TRUE(s.SubscribePartition(us, 0, kEarliestOffset).ok());
-  ASSERT_TRUE(s.SubscribePartition(us, 1, 1).ok());             // an explicit offset
-  ASSERT_TRUE(s.SubscribePartition(eu, 0, kLatestOffset).ok());  // its end: 2
-  ASSERT_TRUE(s.SubscribePartition(eu, 1, kEarliestOffset).ok());
-  EXPECT_EQ(Rows(ReadAll(s)), Sorted({Row(us, 0, 0, 1, "US"), Row(us, 0, 1, 2, "US"), Row(us, 0, 2, 3, "US"),
-                                      Row(us, 1, 1, 5, "US"), Row(eu, 1, 0, 12, "EU")}));
+  ASSERT_NO_FATAL_FAILURE(CreateUsEu(2));
+  ProduceUs(0, {1, 2, 3});
+  ProduceUs(1, {4, 5});
+  ProduceEu(0, {10, 11});
+  ProduceEu(1, {12});
+  auto scanner = ScanUsEu(kEarliestOffset, kLatestOffset);  // EU bucket 0 from its end: 2
+  ASSERT_TRUE(scanner);
+  auto& s = *scanner;
+  ASSERT_TRUE(s.SubscribePartition(us_, 1, 1).ok());  // an explicit offset
+  ASSERT_TRUE(s.SubscribePartition(eu_, 1, kEarliestOffset).ok());
+  EXPECT_EQ(Rows(ReadAll(s)), Sorted({Row(us_, 0, 0, 1, "US"), Row(us_, 0, 1, 2, "US"), Row(us_, 0, 2, 3, "US"),
+                                      Row(us_, 1, 1, 5, "US"), Row(eu_, 1, 0, 12, "EU")}));
   // Later rows arrive by polls, each bucket from where the read left it.
-  Produce(tid, eu, 0, "EU", {13});
-  Produce(tid, us, 1, "US", {6});
-  EXPECT_EQ(Rows(PollRows(s, 2)), Sorted({Row(eu, 0, 2, 13, "EU"), Row(us, 1, 2, 6, "US")}));
+  ProduceEu(0, {13});
+  ProduceUs(1, {6});
+  EXPECT_EQ(Rows(PollRows(s, 2)), Sorted({Row(eu_, 0, 2, 13, "EU"), Row(us_, 1, 2, 6, "US")}));
   EXPECT_TRUE(s.TakeDroppedPartitions().empty());
 }
 
 TEST_F(PartitionedScanIT, UnsubscribePartitionStopsOnlyThatPartition) {
-  auto ids = CreateTable(1, {"EU", "US"});
-  auto table = GetTable();
-  ASSERT_TRUE(table);
-  const int64_t tid = table->info().table_id, us = ids["US"], eu = ids["EU"];
-  auto scanner = table->NewLogScanner();
-  ASSERT_TRUE(scanner.ok());
-  auto& s = **scanner;
-  ASSERT_TRUE(s.SubscribePartition(us, 0, kEarliestOffset).ok());
-  ASSERT_TRUE(s.SubscribePartition(eu, 0, kEarliestOffset).ok());
-  Produce(tid, us, 0, "US", {1});
-  Produce(tid, eu, 0, "EU", {2});
-  EXPECT_EQ(Rows(PollRows(s, 2)), Sorted({Row(us, 0, 0, 1, "US"), Row(eu, 0, 0, 2, "EU")}));
-  ASSERT_TRUE(s.UnsubscribePartition(eu, 0).ok());
-  Produce(tid, eu, 0, "EU", {3});
-  Produce(tid, us, 0, "US", {4});
-  EXPECT_EQ(Rows(ReadAll(s)), std::vector<std::string>{Row(us, 0, 1, 4, "US")});
+  ASSERT_NO_FATAL_FAILURE(CreateUsEu(1));
+  auto scanner = ScanUsEu(kEarliestOffset, kEarliestOffset);
+  ASSERT_TRUE(scanner);
+  ProduceUs(0, {1});
+  ProduceEu(0, {2});
+  EXPECT_EQ(Rows(PollRows(*scanner, 2)), Sorted({Row(us_, 0, 0, 1, "US"), Row(eu_, 0, 0, 2, "EU")}));
+  ASSERT_TRUE(scanner->UnsubscribePartition(eu_, 0).ok());
+  ProduceEu(0, {3});
+  ProduceUs(0, {4});
+  EXPECT_EQ(Rows(ReadAll(*scanner)), std::vector<std::string>{Row(us_, 0, 1, 4, "US")});
 }
 
 TEST_F(PartitionedScanIT, ToArrowReadsEveryPartitionToItsEnd) {
-  auto ids = CreateTable(1, {"EU", "US"});
-  auto table = GetTable();
-  ASSERT_TRUE(table);
-  const int64_t tid = table->info().table_id, us = ids["US"], eu = ids["EU"];
-  Produce(tid, us, 0, "US", {1, 2});
-  Produce(tid, eu, 0, "EU", {3});
-  Produce(tid, us, 0, "US", {4});
-  auto scanner = table->NewLogScanner({0, 2});  // projected: id, v
-  ASSERT_TRUE(scanner.ok());
-  auto& s = **scanner;
-  ASSERT_TRUE(s.SubscribePartition(us, 0, kEarliestOffset).ok());
-  ASSERT_TRUE(s.SubscribePartition(eu, 0, kEarliestOffset).ok());
-  auto t = Await<std::shared_ptr<arrow::Table>>([&](auto cb) { s.ToArrowAsync(cb); });
+  ASSERT_NO_FATAL_FAILURE(CreateUsEu(1));
+  ProduceUs(0, {1, 2});
+  ProduceEu(0, {3});
+  ProduceUs(0, {4});
+  auto scanner = ScanUsEu(kEarliestOffset, kEarliestOffset, {0, 2});  // projected: id, v
+  ASSERT_TRUE(scanner);
+  auto t = Await<std::shared_ptr<arrow::Table>>([&](auto cb) { scanner->ToArrowAsync(cb); });
   ASSERT_TRUE(t.ok()) << t.status().ToString();
   ASSERT_EQ((*t)->num_columns(), 2);
   std::vector<std::pair<int32_t, int64_t>> rows;
@@ -419,30 +411,25 @@ TEST_F(PartitionedScanIT, ToArrowReadsEveryPartitionToItsEnd) {
   std::sort(rows.begin(), rows.end());
   EXPECT_EQ(rows, (std::vector<std::pair<int32_t, int64_t>>{{1, 10}, {2, 20}, {3, 30}, {4, 40}}));
   // At the end now: nothing more.
-  auto again = Await<std::shared_ptr<arrow::Table>>([&](auto cb) { s.ToArrowAsync(cb); });
+  auto again = Await<std::shared_ptr<arrow::Table>>([&](auto cb) { scanner->ToArrowAsync(cb); });
   ASSERT_TRUE(again.ok());
   EXPECT_EQ((*again)->num_rows(), 0);
 }
 
 TEST_F(PartitionedScanIT, DroppedPartitionLeavesWhileTheOtherKeepsFlowing) {
-  auto ids = CreateTable(1, {"EU", "US"});
-  auto table = GetTable();
-  ASSERT_TRUE(table);
-  const int64_t tid = table->info().table_id, us = ids["US"], eu = ids["EU"];
-  auto scanner = table->NewLogScanner();
-  ASSERT_TRUE(scanner.ok());
-  auto& s = **scanner;
-  ASSERT_TRUE(s.SubscribePartition(us, 0, kEarliestOffset).ok());
-  ASSERT_TRUE(s.SubscribePartition(eu, 0, kEarliestOffset).ok());
-  Produce(tid, us, 0, "US", {1});
-  Produce(tid, eu, 0, "EU", {2});
-  EXPECT_EQ(Rows(PollRows(s, 2)), Sorted({Row(us, 0, 0, 1, "US"), Row(eu, 0, 0, 2, "EU")}));
+  ASSERT_NO_FATAL_FAILURE(CreateUsEu(1));
+  auto scanner = ScanUsEu(kEarliestOffset, kEarliestOffset);
+  ASSERT_TRUE(scanner);
+  auto& s = *scanner;
+  ProduceUs(0, {1});
+  ProduceEu(0, {2});
+  EXPECT_EQ(Rows(PollRows(s, 2)), Sorted({Row(us_, 0, 0, 1, "US"), Row(eu_, 0, 0, 2, "EU")}));
   DropPartition("EU");
   // Rows written to the surviving partition after the drop are read; no poll fails.
-  Produce(tid, us, 0, "US", {3});
-  EXPECT_EQ(Rows(PollRows(s, 1)), std::vector<std::string>{Row(us, 0, 1, 3, "US")});
-  Produce(tid, us, 0, "US", {4, 5});
-  EXPECT_EQ(Rows(PollRows(s, 2)), Sorted({Row(us, 0, 2, 4, "US"), Row(us, 0, 3, 5, "US")}));
+  ProduceUs(0, {3});
+  EXPECT_EQ(Rows(PollRows(s, 1)), std::vector<std::string>{Row(us_, 0, 1, 3, "US")});
+  ProduceUs(0, {4, 5});
+  EXPECT_EQ(Rows(PollRows(s, 2)), Sorted({Row(us_, 0, 2, 4, "US"), Row(us_, 0, 3, 5, "US")}));
   // The drop is confirmed within a few polls.
   std::vector<int64_t> dropped;
   for (int i = 0; i < 20 && dropped.empty(); ++i) {
@@ -451,30 +438,25 @@ TEST_F(PartitionedScanIT, DroppedPartitionLeavesWhileTheOtherKeepsFlowing) {
     EXPECT_TRUE(r->empty());
     dropped = s.TakeDroppedPartitions();
   }
-  EXPECT_EQ(dropped, std::vector<int64_t>{eu});
-  Produce(tid, us, 0, "US", {6});
-  EXPECT_EQ(Rows(ReadAll(s)), std::vector<std::string>{Row(us, 0, 4, 6, "US")});
+  EXPECT_EQ(dropped, std::vector<int64_t>{eu_});
+  ProduceUs(0, {6});
+  EXPECT_EQ(Rows(ReadAll(s)), std::vector<std::string>{Row(us_, 0, 4, 6, "US")});
 }
 
 TEST_F(PartitionedScanIT, PartitionDroppedBeforeABoundedReadLeavesIt) {
-  auto ids = CreateTable(1, {"EU", "US"});
-  auto table = GetTable();
-  ASSERT_TRUE(table);
-  const int64_t tid = table->info().table_id, us = ids["US"], eu = ids["EU"];
-  Produce(tid, us, 0, "US", {1, 2});
-  Produce(tid, eu, 0, "EU", {3});
-  auto scanner = table->NewLogScanner();
-  ASSERT_TRUE(scanner.ok());
-  auto& s = **scanner;
-  ASSERT_TRUE(s.SubscribePartition(us, 0, kEarliestOffset).ok());
-  ASSERT_TRUE(s.SubscribePartition(eu, 0, kLatestOffset).ok());
-  ASSERT_TRUE(s.SubscribePartition(987654321, 0, kEarliestOffset).ok());  // never existed
+  ASSERT_NO_FATAL_FAILURE(CreateUsEu(1));
+  ProduceUs(0, {1, 2});
+  ProduceEu(0, {3});
+  auto scanner = ScanUsEu(kEarliestOffset, kLatestOffset);
+  ASSERT_TRUE(scanner);
+  const int64_t never = 987654321;  // a partition id that never existed
+  ASSERT_TRUE(scanner->SubscribePartition(never, 0, kEarliestOffset).ok());
   DropPartition("EU");
-  EXPECT_EQ(Rows(ReadAll(s)), Sorted({Row(us, 0, 0, 1, "US"), Row(us, 0, 1, 2, "US")}));
-  auto dropped = s.TakeDroppedPartitions();
+  EXPECT_EQ(Rows(ReadAll(*scanner)), Sorted({Row(us_, 0, 0, 1, "US"), Row(us_, 0, 1, 2, "US")}));
+  auto dropped = scanner->TakeDroppedPartitions();
   std::sort(dropped.begin(), dropped.end());
-  EXPECT_EQ(dropped, (std::vector<int64_t>{std::min<int64_t>(eu, 987654321), std::max<int64_t>(eu, 987654321)}));
-  EXPECT_TRUE(s.TakeDroppedPartitions().empty());
+  EXPECT_EQ(dropped, (std::vector<int64_t>{std::min(eu_, never), std::max(eu_, never)}));
+  EXPECT_TRUE(scanner->TakeDroppedPartitions().empty());
 }
 
 }  // namespace

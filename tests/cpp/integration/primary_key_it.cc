@@ -9,23 +9,15 @@
 #include <map>
 
 #include "fluss/client.h"
+#include "it_support.h"
 
 namespace fluss {
 namespace {
 
-std::string Bootstrap() {
-  const char* s = std::getenv("FLUSS_BOOTSTRAP_SERVERS");
-  return s ? s : "";
-}
-
 class PrimaryKeyIT : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_FALSE(Bootstrap().empty()) << "set FLUSS_BOOTSTRAP_SERVERS (tools/test does)";
-    auto conn = Connection::Connect({{"bootstrap.servers", Bootstrap()}});
-    ASSERT_TRUE(conn.ok()) << conn.status().ToString();
-    conn_ = *conn;
-    admin_ = conn_->GetAdmin();
+    ASSERT_NO_FATAL_FAILURE(it::Connect(&conn_, &admin_));
     prefix_ = "pk_it_" + std::to_string(::getpid()) + "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name();
   }
   void TearDown() override {
