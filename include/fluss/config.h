@@ -44,6 +44,10 @@ struct ClientOptions {
   /// never written twice. Default true; needs acks "all" and retries > 0: when acks or retries
   /// say otherwise it is off unless set to true explicitly (then parsing fails).
   bool writer_enable_idempotence = true;
+  /// "client.writer.dynamic-create-partition.enabled": a row for a partition that does not
+  /// exist makes the writer create it (as the Java client does by default). Default false
+  /// here, so such a row fails with PARTITION_NOT_EXISTS (36) as the seed guide says.
+  bool writer_dynamic_create_partition = false;
   /// "client.scanner.log.fetch.max-bytes": budget of one fetch response. Default 16 MiB.
   int32_t fetch_max_bytes = 16 * 1024 * 1024;
   /// "client.scanner.log.fetch.max-bytes-for-bucket": per-bucket budget. Default 1 MiB.

@@ -31,6 +31,8 @@ class Config:
             (64 MiB), ``client.writer.buffer.wait-timeout``, ``client.writer.enable-idempotence``,
             ``client.writer.delivery-timeout`` (120 s: how long a write may be retried across
             leader changes before its handle and the next ``flush()`` fail),
+            ``client.writer.dynamic-create-partition.enabled`` (false: a row for a partition
+            that does not exist fails with PARTITION_NOT_EXISTS; true: the writer creates it),
             ``client.scanner.log.fetch.max-bytes`` (16 MiB),
             ``client.scanner.log.fetch.max-bytes-for-bucket`` (1 MiB),
             ``client.scanner.log.fetch.min-bytes`` (1), ``client.scanner.log.fetch.wait-max-time``

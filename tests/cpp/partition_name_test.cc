@@ -2,7 +2,7 @@
 // protocol-data.md section 8 (Java PartitionUtils.convertValueOfType).
 #include <gtest/gtest.h>
 
-#include <arrow/type.h>
+#include <arrow/api.h>
 
 #include <cmath>
 #include <limits>
@@ -83,6 +83,42 @@ TEST(PartitionName, RefusedValuesNameTheColumn) {
   EXPECT_FALSE(PartitionValueString(*dec, Value::Decimal(0, 1), "k").ok());
   EXPECT_EQ(JoinPartitionName({"20240101", "eu"}), "20240101$eu");
   EXPECT_EQ(JoinPartitionName({"US"}), "US");
+}
+
+TEST(PartitionName, NamerJoinsKeysInPartitionKeyOrderFromRowsAndArrow) {
+  auto schema = arrow::schema({arrow::field("id", arrow::int32()), arrow::field("day", arrow::date32()),
+                               arrow::field("region", arrow::utf8())});
+  // Partition-key order, not column order.
+  auto namer = PartitionNamer::Make(*schema, {"region", "day"});
+  ASSERT_TRUE(namer.ok()) << namer.status().ToString();
+  const Value row[] = {Value::Int(1), Value::Int(20235), Value::Bytes("US")};
+  auto name = namer->NameOf(row);
+  ASSERT_TRUE(name.ok()) << name.status().ToString();
+  EXPECT_EQ(*name, "US$2025-05-27");
+
+  arrow::Int32Builder ids;
+  arrow::Date32Builder days;
+  arrow::StringBuilder regions;
+  ASSERT_TRUE(ids.AppendValues({1, 2}).ok());
+  ASSERT_TRUE(days.AppendValues({20235, 0}).ok());
+  ASSERT_TRUE(regions.Append("EU").ok());
+  ASSERT_TRUE(regions.AppendNull().ok());
+  auto batch = arrow::RecordBatch::Make(schema, 2, {*ids.Finish(), *days.Finish(), *regions.Finish()});
+  auto first = namer->NameOf(*batch, 0);
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  EXPECT_EQ(*first, "EU$2025-05-27");
+  auto second = namer->NameOf(*batch, 1);
+  ASSERT_FALSE(second.ok());
+  EXPECT_NE(second.status().message().find("region"), std::string::npos) << second.status().ToString();
+
+  EXPECT_FALSE(PartitionNamer::Make(*schema, {"nope"}).ok());
+}
+
+TEST(PartitionName, SpecOfSplitsAtDollar) {
+  const std::map<std::string, std::string> two{{"region", "US"}, {"day", "2025-05-27"}};
+  EXPECT_EQ(PartitionSpecOf({"region", "day"}, "US$2025-05-27"), two);
+  const std::map<std::string, std::string> one{{"k", "a_b-c"}};
+  EXPECT_EQ(PartitionSpecOf({"k"}, "a_b-c"), one);
 }
 
 }  // namespace

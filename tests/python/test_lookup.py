@@ -102,22 +102,6 @@ async def test_prefix_lookup_returns_every_row_of_the_prefix(conn, admin, databa
     assert "nope" in e.value.message
 
 
-async def test_partitioned_primary_key_table_is_refused_clearly(conn, admin, database):
-    # Partitioned primary-key tables come with partition routing (the partitioned-tables
-    # issue); until then the writer and the lookuper refuse them with an error that says so.
-    path = fluss.TablePath(database, "partitioned_users")
-    schema = fluss.Schema(pa.schema([pa.field("user_id", pa.int32()), pa.field("region", pa.string()),
-                                     pa.field("score", pa.int64())]), primary_keys=["user_id", "region"])
-    await admin.create_table(path, fluss.TableDescriptor(schema, partition_keys=["region"], bucket_count=2))
-    table = await conn.get_table(path)
-    with pytest.raises(fluss.FlussError) as e:
-        table.new_upsert()
-    assert "partitioned" in e.value.message
-    with pytest.raises(fluss.FlussError) as e:
-        table.new_lookup()
-    assert "partitioned" in e.value.message
-
-
 BAD_KEYS = [
     ({}, "id"),                          # key column missing
     ({"id": None}, "id"),                # null key column

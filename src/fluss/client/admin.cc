@@ -7,6 +7,7 @@
 #include <arrow/util/key_value_metadata.h>
 
 #include "fluss/metadata/table_json.h"
+#include "fluss/protocol/partition_requests.h"
 #include "fluss/row/partition_name.h"
 #include "fluss/scan/list_offsets.h"
 #include "fluss/proto/fluss_api.pb.h"
@@ -252,13 +253,6 @@ void Admin::ListPartitionOffsetsAsync(const TablePath& path, const std::string& 
 }
 
 namespace {
-void SetSpec(proto::PbPartitionSpec* out, const std::map<std::string, std::string>& spec) {
-  for (const auto& [k, v] : spec) {
-    auto* kv = out->add_partition_key_values();
-    kv->set_key(k);
-    kv->set_value(v);
-  }
-}
 std::string SpecString(const std::map<std::string, std::string>& spec) {
   std::string s;
   for (const auto& [k, v] : spec) s += (s.empty() ? "" : "/") + k + "=" + v;
@@ -277,22 +271,16 @@ void Admin::CreatePartitionAsync(const TablePath& path, const std::map<std::stri
                                    "' must not start with '__' (reserved)");
     if (!st.ok()) return done(st.WithContext("create_partition of table " + path.ToString()));
   }
-  proto::CreatePartitionRequest req;
-  SetPath(req.mutable_table_path(), path);
-  SetSpec(req.mutable_partition_spec(), spec);
-  req.set_ignore_if_not_exists(ignore_if_exists);  // the field means "ignore if it exists"
-  CoordinatorStatusCall<proto::CreatePartitionResponse>(impl_->cluster(), ApiKey::CREATE_PARTITION, std::move(req),
+  CoordinatorStatusCall<proto::CreatePartitionResponse>(impl_->cluster(), ApiKey::CREATE_PARTITION,
+                                                        protocol::MakeCreatePartitionRequest(path, spec, ignore_if_exists),
                                                         "table " + path.ToString() + " partition " + SpecString(spec),
                                                         std::move(done));
 }
 
 void Admin::DropPartitionAsync(const TablePath& path, const std::map<std::string, std::string>& spec,
                                bool ignore_if_not_exists, StatusCallback done) {
-  proto::DropPartitionRequest req;
-  SetPath(req.mutable_table_path(), path);
-  SetSpec(req.mutable_partition_spec(), spec);
-  req.set_ignore_if_not_exists(ignore_if_not_exists);
-  CoordinatorStatusCall<proto::DropPartitionResponse>(impl_->cluster(), ApiKey::DROP_PARTITION, std::move(req),
+  CoordinatorStatusCall<proto::DropPartitionResponse>(impl_->cluster(), ApiKey::DROP_PARTITION,
+                                                      protocol::MakeDropPartitionRequest(path, spec, ignore_if_not_exists),
                                                       "table " + path.ToString() + " partition " + SpecString(spec),
                                                       std::move(done));
 }

@@ -134,12 +134,14 @@ Result<ClientOptions> ParseClientOptions(const std::map<std::string, std::string
     o.writer_retries = static_cast<int32_t>(n);
     return Status::OK();
   };
-  Setter idempotence = [&](const std::string& k, const std::string& v) {
-    std::string b = Lower(Trim(v));
-    if (b == "true") o.writer_enable_idempotence = true;
-    else if (b == "false") o.writer_enable_idempotence = false;
-    else return Bad(k, v, "a boolean (true or false)");
-    return Status::OK();
+  auto bool_into = [&](bool* field) -> Setter {
+    return [field](const std::string& k, const std::string& v) {
+      std::string b = Lower(Trim(v));
+      if (b == "true") *field = true;
+      else if (b == "false") *field = false;
+      else return Bad(k, v, "a boolean (true or false)");
+      return Status::OK();
+    };
   };
   Setter min_bytes = [&](const std::string& k, const std::string& v) {
     int64_t n;
@@ -170,7 +172,8 @@ Result<ClientOptions> ParseClientOptions(const std::map<std::string, std::string
       {"client.writer.buffer.memory-size", size_into(&o.writer_buffer_memory_size, INT64_MAX / 4)},
       {"client.writer.buffer.wait-timeout", duration_into(&o.writer_buffer_wait_timeout_ms)},
       {"client.writer.delivery-timeout", duration_into(&o.writer_delivery_timeout_ms)},
-      {"client.writer.enable-idempotence", idempotence},
+      {"client.writer.enable-idempotence", bool_into(&o.writer_enable_idempotence)},
+      {"client.writer.dynamic-create-partition.enabled", bool_into(&o.writer_dynamic_create_partition)},
       {"client.scanner.log.fetch.max-bytes", size_into(&o.fetch_max_bytes, kInt32Max)},
       {"client.scanner.log.fetch.max-bytes-for-bucket", size_into(&o.fetch_max_bytes_for_bucket, kInt32Max)},
       {"client.scanner.log.fetch.min-bytes", min_bytes},

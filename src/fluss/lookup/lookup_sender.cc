@@ -13,12 +13,13 @@ LookupSender<Kind>::LookupSender(std::shared_ptr<metadata::Cluster> cluster, Tab
     : cluster_(std::move(cluster)), path_(std::move(path)), table_id_(table_id) {}
 
 template <typename Kind>
-void LookupSender<Kind>::Enqueue(int32_t bucket, std::string key, Done done) {
+void LookupSender<Kind>::Enqueue(std::string partition, int32_t bucket, std::string key, Done done) {
   if (cluster_->closed()) {
     done(Status::Closed("table " + path_.ToString() + ": the connection is closed"));
     return;
   }
   Pending p;
+  p.partition = std::move(partition);
   p.bucket = bucket;
   p.key = std::move(key);
   p.done = std::move(done);
@@ -45,21 +46,26 @@ void LookupSender<Kind>::Drain() {
   std::map<int32_t, std::vector<Pending>> by_leader;
   std::deque<Pending> keep;
   bool need_refresh = false;
+  std::set<std::string> partitions;  // to resolve, or to find the leaders of
   for (auto& p : waiting_) {
     if (cluster_->closed()) {
-      p.done(Status::Closed(Where(p.bucket) + ": the connection is closed"));
+      p.done(Status::Closed(Where(p) + ": the connection is closed"));
       continue;
     }
     if (now >= p.deadline) {
-      std::string msg = Where(p.bucket) + ": " + Kind::kName + " not answered within client.request-timeout (" +
+      std::string msg = Where(p) + ": " + Kind::kName + " not answered within client.request-timeout (" +
                         std::to_string(options.request_timeout_ms) + " ms)";
       if (!p.last_error.ok()) msg += "; last error: " + p.last_error.ToString();
       p.done(Status::Timeout(std::move(msg)));
       continue;
     }
-    auto leader = cluster_->metadata().Leader(metadata::TableBucket{table_id_, std::nullopt, p.bucket});
+    if (!p.partition.empty() && !p.partition_id) p.partition_id = cluster_->metadata().PartitionId(table_id_, p.partition);
+    const bool unresolved = !p.partition.empty() && !p.partition_id;
+    auto leader = unresolved ? std::nullopt
+                             : cluster_->metadata().Leader(metadata::TableBucket{table_id_, p.partition_id, p.bucket});
     if (!leader) {
       need_refresh = true;
+      if (!p.partition.empty()) partitions.insert(p.partition);
       keep.push_back(std::move(p));
       continue;
     }
@@ -81,15 +87,17 @@ void LookupSender<Kind>::Drain() {
     }
     for (; i < list.size(); ++i) waiting_.push_back(std::move(list[i]));
   }
-  if (need_refresh && !refreshing_) StartRefresh();
+  if (need_refresh && !refreshing_) StartRefresh(std::move(partitions));
 }
 
 template <typename Kind>
 std::vector<typename Kind::BucketKeys> LookupSender<Kind>::BucketsOf(const std::vector<Pending>& batch) {
   std::vector<typename Kind::BucketKeys> buckets;
   for (const auto& p : batch) {
-    if (buckets.empty() || buckets.back().bucket.bucket_id != p.bucket) {
+    if (buckets.empty() || buckets.back().bucket.bucket_id != p.bucket ||
+        buckets.back().bucket.partition_id != p.partition_id) {
       buckets.emplace_back();
+      buckets.back().bucket.partition_id = p.partition_id;
       buckets.back().bucket.bucket_id = p.bucket;
     }
     buckets.back().keys.push_back(p.key);
@@ -101,10 +109,11 @@ template <typename Kind>
 void LookupSender<Kind>::Send(int32_t leader, std::vector<Pending> batch) {
   // One entry per bucket (in order of first appearance), keys in batch order; the batch is
   // reordered to the request's key order, which the answer follows.
-  std::map<int32_t, size_t> index;
-  for (const auto& p : batch) index.emplace(p.bucket, index.size());
-  std::stable_sort(batch.begin(), batch.end(),
-                   [&index](const Pending& a, const Pending& b) { return index[a.bucket] < index[b.bucket]; });
+  std::map<std::pair<std::optional<int64_t>, int32_t>, size_t> index;
+  for (const auto& p : batch) index.emplace(std::make_pair(p.partition_id, p.bucket), index.size());
+  std::stable_sort(batch.begin(), batch.end(), [&index](const Pending& a, const Pending& b) {
+    return index[{a.partition_id, a.bucket}] < index[{b.partition_id, b.bucket}];
+  });
   const auto buckets = BucketsOf(batch);
   auto req = Kind::Make(table_id_, buckets);
   ++in_flight_[leader];
@@ -135,7 +144,7 @@ void LookupSender<Kind>::OnResponse(int32_t leader, std::vector<Pending> batch, 
   const auto buckets = BucketsOf(batch);
   auto matched = Kind::Match(table_id_, buckets, *resp);
   if (!matched.ok()) {
-    for (auto& p : batch) p.done(matched.status().WithContext(Where(p.bucket)));
+    for (auto& p : batch) p.done(matched.status().WithContext(Where(p)));
     Drain();
     return;
   }
@@ -145,7 +154,11 @@ void LookupSender<Kind>::OnResponse(int32_t leader, std::vector<Pending> batch, 
     for (size_t i = 0; i < buckets[b].keys.size(); ++i, ++k) {
       Pending& p = batch[k];
       if (!result.status.ok()) {
-        if (result.status.IsRetriable()) Retry(std::move(p), result.status);
+        // PARTITION_NOT_EXISTS: the coordinator decides (a dropped partition's keys are not
+        // found; a server may not know a just-created partition yet).
+        const bool partition_gone = !p.partition.empty() && result.status.code() == StatusCode::kServer &&
+                                    result.status.error_code() == protocol::PARTITION_NOT_EXISTS;
+        if (result.status.IsRetriable() || partition_gone) Retry(std::move(p), result.status);
         else p.done(result.status);
         continue;
       }
@@ -157,13 +170,21 @@ void LookupSender<Kind>::OnResponse(int32_t leader, std::vector<Pending> batch, 
 
 template <typename Kind>
 void LookupSender<Kind>::Retry(Pending p, const Status& st) {
-  if (!st.IsRetriable() || cluster_->closed()) {
-    p.done(st.WithContext(Where(p.bucket)));
+  const bool partition_gone = st.code() == StatusCode::kServer && st.error_code() == protocol::PARTITION_NOT_EXISTS;
+  if ((!st.IsRetriable() && !partition_gone) || cluster_->closed()) {
+    p.done(st.WithContext(Where(p)));
     return;
   }
-  // Connection loss, timeouts and leader errors may mean the leader moved.
-  if (st.code() != StatusCode::kServer || protocol::IsInvalidMetadataError(st.error_code()))
-    cluster_->metadata().InvalidateTable(path_);
+  // Connection loss, timeouts and leader errors may mean the leader moved (or, for a partition,
+  // that it was dropped and maybe re-created under a new id: resolve it again).
+  if (st.code() != StatusCode::kServer || protocol::IsInvalidMetadataError(st.error_code()) || partition_gone) {
+    if (p.partition.empty()) {
+      cluster_->metadata().InvalidateTable(path_);
+    } else {
+      cluster_->metadata().InvalidatePartition(table_id_, p.partition);
+      p.partition_id.reset();
+    }
+  }
   p.last_error = st;
   waiting_.push_back(std::move(p));
   DrainLater();
@@ -184,24 +205,47 @@ void LookupSender<Kind>::DrainLater() {
 }
 
 template <typename Kind>
-void LookupSender<Kind>::StartRefresh() {
+void LookupSender<Kind>::StartRefresh(std::set<std::string> partitions) {
   refreshing_ = true;
   asio::co_spawn(
       cluster_->io(),
-      [](std::shared_ptr<LookupSender> s) -> asio::awaitable<void> {
+      [](std::shared_ptr<LookupSender> s, std::set<std::string> partitions) -> asio::awaitable<void> {
+        // Completes the waiting keys `which` selects with `outcome`.
+        auto complete = [&s](auto which, auto outcome) {
+          std::deque<Pending> keep;
+          for (auto& p : s->waiting_) {
+            if (which(p)) p.done(outcome(p));
+            else keep.push_back(std::move(p));
+          }
+          s->waiting_ = std::move(keep);
+        };
         const std::vector<TablePath> tables{s->path_};
         Status st = co_await s->cluster_->RefreshMetadata(tables);
+        const auto id = s->cluster_->metadata().TableId(s->path_);
+        if (st.ok() && id && *id != s->table_id_)
+          st = Status::Server(protocol::TABLE_NOT_EXIST,
+                              "the table was dropped (a new table of that name has id " + std::to_string(*id) + ")");
         if (!st.ok() && !st.IsRetriable()) {
           // E.g. TABLE_NOT_EXIST: waiting for a leader is pointless.
-          auto waiting = std::move(s->waiting_);
-          s->waiting_.clear();
-          for (auto& p : waiting) p.done(st.WithContext(s->Where(p.bucket)));
+          complete([](const Pending&) { return true; },
+                   [&](const Pending& p) { return Result<typename Kind::Outcome>(st.WithContext(s->Where(p))); });
         } else {
+          for (const auto& name : partitions) {
+            auto leaders = co_await s->cluster_->PartitionLeaders(s->path_, name);
+            if (leaders.ok() || leaders.status().IsRetriable()) continue;
+            const Status failed = leaders.status();
+            const bool missing = failed.code() == StatusCode::kServer && failed.error_code() == protocol::PARTITION_NOT_EXISTS;
+            complete([&](const Pending& p) { return p.partition == name; },
+                     [&](const Pending&) {
+                       return missing ? Result<typename Kind::Outcome>(Kind::NotFound())
+                                      : Result<typename Kind::Outcome>(failed);
+                     });
+          }
           co_await s->cluster_->Sleep(std::chrono::milliseconds(50));
         }
         s->refreshing_ = false;
         s->Drain();
-      }(this->shared_from_this()),
+      }(this->shared_from_this(), std::move(partitions)),
       asio::detached);
 }
 

@@ -4,6 +4,8 @@
 // in the next request (or at once when a full batch of client.lookup.max-batch-size keys is
 // waiting), at most client.lookup.max-inflight-requests requests in flight. Leader changes and
 // other retriable errors are retried, after a metadata refresh, until client.request-timeout.
+// Keys of a partitioned table name their partition; its id is resolved at the coordinator on
+// first use, and a key of a partition that does not exist is not found (as in the Java client).
 //
 // Thread affinity: Enqueue may be called from any thread (it takes `mu_`); everything else runs
 // on the I/O thread; `waiting_`, the in-flight counts and `refreshing_` belong to it. `done`
@@ -16,6 +18,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,6 +35,7 @@ struct PointLookup {
   using Response = proto::LookupResponse;
   using BucketKeys = protocol::LookupBucketKeys;
   using Outcome = std::optional<std::string>;  ///< value bytes; nullopt = no row with the key
+  static Outcome NotFound() { return std::nullopt; }
   static constexpr protocol::ApiKey kApi = protocol::ApiKey::LOOKUP;
   static constexpr const char* kName = "lookup";
   static Request Make(int64_t table_id, const std::vector<BucketKeys>& b) { return protocol::MakeLookupRequest(table_id, b); }
@@ -50,6 +54,7 @@ struct PrefixLookup {
   using Response = proto::PrefixLookupResponse;
   using BucketKeys = protocol::PrefixLookupBucketKeys;
   using Outcome = std::vector<std::string>;  ///< value bytes of every matching row
+  static Outcome NotFound() { return {}; }
   static constexpr protocol::ApiKey kApi = protocol::ApiKey::PREFIX_LOOKUP;
   static constexpr const char* kName = "prefix lookup";
   static Request Make(int64_t table_id, const std::vector<BucketKeys>& b) {
@@ -71,15 +76,18 @@ class LookupSender : public std::enable_shared_from_this<LookupSender<Kind>> {
 
   LookupSender(std::shared_ptr<metadata::Cluster> cluster, TablePath path, int64_t table_id);
 
-  /// Queues the encoded `key` of `bucket`; `done` gets the outcome once (I/O thread). After the
-  /// connection closed, `done` gets kClosed at once. Any thread.
-  void Enqueue(int32_t bucket, std::string key, Done done);
+  /// Queues the encoded `key` of `bucket` of partition `partition` (its name; empty for a
+  /// non-partitioned table); `done` gets the outcome once (I/O thread). After the connection
+  /// closed, `done` gets kClosed at once. Any thread.
+  void Enqueue(std::string partition, int32_t bucket, std::string key, Done done);
 
   /// Requests sent so far (for tests of the batching).
   int64_t requests_sent() const { return requests_sent_.load(); }
 
  private:
   struct Pending {
+    std::string partition;                // name; empty for a non-partitioned table
+    std::optional<int64_t> partition_id;  // resolved from the metadata cache
     int32_t bucket = 0;
     std::string key;
     Done done;
@@ -95,9 +103,15 @@ class LookupSender : public std::enable_shared_from_this<LookupSender<Kind>> {
   void OnResponse(int32_t leader, std::vector<Pending> batch, Result<typename Kind::Response> resp);
   /// Puts `p` back to be retried after `st`, or fails it when its deadline passed.
   void Retry(Pending p, const Status& st);
-  void StartRefresh();
+  /// Refreshes the table's metadata and that of `partitions` (names), then drains again. Fails
+  /// the waiting keys of a table that no longer exists (or was recreated); keys of a partition
+  /// that does not exist are not found.
+  void StartRefresh(std::set<std::string> partitions);
   void DrainLater();
-  std::string Where(int32_t bucket) const { return "table " + path_.ToString() + " bucket " + std::to_string(bucket); }
+  std::string Where(const Pending& p) const {
+    return "table " + path_.ToString() + (p.partition.empty() ? "" : " partition '" + p.partition + "'") + " bucket " +
+           std::to_string(p.bucket);
+  }
 
   const std::shared_ptr<metadata::Cluster> cluster_;
   const TablePath path_;

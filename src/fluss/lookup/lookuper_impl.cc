@@ -10,7 +10,6 @@ Result<std::shared_ptr<const LookupTable>> LookupTable::Make(std::shared_ptr<met
                                                              const TableInfo& info) {
   const std::string name = "table " + info.table_path.ToString();
   if (!info.HasPrimaryKey()) return Status::InvalidArgument(name + " has no primary key: lookups need a primary-key table");
-  if (info.IsPartitioned()) return Status::Unsupported(name + " is partitioned; partitioned lookups are not supported yet");
   const auto& d = info.descriptor;
   FLUSS_ASSIGN_OR_RETURN(auto keys, row::KeyEncoding::Make(d.schema.arrow_schema, d.schema.primary_keys, d.bucket_keys,
                                                            d.partition_keys, d.properties));
@@ -21,6 +20,11 @@ Result<std::shared_ptr<const LookupTable>> LookupTable::Make(std::shared_ptr<met
   t->keys = std::move(keys);
   t->schemas = std::make_shared<metadata::TableSchemas>(std::move(cluster), info);
   t->decoder = std::make_shared<row::ValueRowDecoder>(std::move(decoder));
+  if (info.IsPartitioned()) {
+    auto namer = row::PartitionNamer::Make(*d.schema.arrow_schema, d.partition_keys);
+    if (!namer.ok()) return namer.status().WithContext(name);
+    t->partitions = std::move(*namer);
+  }
   return std::shared_ptr<const LookupTable>(std::move(t));
 }
 
@@ -30,6 +34,11 @@ Status LookupTable::CheckCount(size_t count) const {
     return Status::InvalidArgument(Where() + ": a lookup key row has " + std::to_string(schema->num_fields()) +
                                    " values (one per column), got " + std::to_string(count));
   return Status::OK();
+}
+
+Result<std::string> LookupTable::PartitionOf(const Value* values) const {
+  if (!partitions) return std::string();
+  return partitions->NameOf(values);
 }
 
 void LookupTable::Decode(std::vector<std::string_view> values, Callback<std::shared_ptr<arrow::RecordBatch>> done) const {
@@ -73,11 +82,12 @@ void LookuperImpl::LookupAsync(const Value* values, size_t count, Callback<std::
   std::string pk;
   if (st.ok()) st = table_->keys.primary_key_encoder->Encode(values, &pk);
   Result<int32_t> bucket = st.ok() ? BucketOfRow(*table_, values, pk) : Result<int32_t>(st);
-  if (!bucket.ok()) {
-    done(bucket.status().WithContext(table_->Where()));
+  Result<std::string> partition = bucket.ok() ? table_->PartitionOf(values) : Result<std::string>(bucket.status());
+  if (!partition.ok()) {
+    done(partition.status().WithContext(table_->Where()));
     return;
   }
-  sender_->Enqueue(*bucket, std::move(pk), [table = table_, done = std::move(done)](Result<PointLookup::Outcome> r) {
+  sender_->Enqueue(std::move(*partition), *bucket, std::move(pk), [table = table_, done = std::move(done)](Result<PointLookup::Outcome> r) {
     if (!r.ok()) return done(r.status());
     if (!*r) return done(std::shared_ptr<arrow::RecordBatch>());
     table->Decode(std::vector<std::string_view>{**r}, std::move(done));
@@ -103,11 +113,12 @@ void PrefixLookuperImpl::LookupAsync(const Value* values, size_t count,
   if (st.ok()) st = prefix_->Encode(values, &prefix);
   // The prefix is the bucket key: its bucket comes from the bucket-key bytes.
   Result<int32_t> bucket = st.ok() ? BucketOfRow(*table_, values, std::string()) : Result<int32_t>(st);
-  if (!bucket.ok()) {
-    done(bucket.status().WithContext(table_->Where()));
+  Result<std::string> partition = bucket.ok() ? table_->PartitionOf(values) : Result<std::string>(bucket.status());
+  if (!partition.ok()) {
+    done(partition.status().WithContext(table_->Where()));
     return;
   }
-  sender_->Enqueue(*bucket, std::move(prefix), [table = table_, done = std::move(done)](Result<PrefixLookup::Outcome> r) {
+  sender_->Enqueue(std::move(*partition), *bucket, std::move(prefix), [table = table_, done = std::move(done)](Result<PrefixLookup::Outcome> r) {
     if (!r.ok()) return done(r.status());
     table->Decode(std::vector<std::string_view>(r->begin(), r->end()), std::move(done));
   });

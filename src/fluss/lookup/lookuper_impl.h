@@ -7,6 +7,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "fluss/metadata/table_schemas.h"
 #include "fluss/row/key_encoding.h"
 #include "fluss/row/kv_value.h"
+#include "fluss/row/partition_name.h"
 #include "fluss/row/value_rows.h"
 
 namespace fluss::lookup {
@@ -26,8 +28,9 @@ struct LookupTable {
   row::KeyEncoding keys;
   std::shared_ptr<metadata::TableSchemas> schemas;
   std::shared_ptr<row::ValueRowDecoder> decoder;  // I/O thread: Decode and AddSchema
+  std::optional<row::PartitionNamer> partitions;  // partitioned tables: the partition of a key
 
-  /// Fails with kInvalidArgument for a log table, kUnsupported for a partitioned one.
+  /// Fails with kInvalidArgument for a log table.
   static Result<std::shared_ptr<const LookupTable>> Make(std::shared_ptr<metadata::Cluster> cluster,
                                                          const TableInfo& info);
   /// Decodes value bytes (`values`, each [schema id][row]) into one record batch of the
@@ -37,6 +40,9 @@ struct LookupTable {
   void Decode(std::vector<std::string_view> values, Callback<std::shared_ptr<arrow::RecordBatch>> done) const;
   /// Checks the call shape (one value per column).
   Status CheckCount(size_t count) const;
+  /// The partition name of a key row (its partition columns), empty for a non-partitioned table.
+  /// Fails with kInvalidArgument naming the partition column for a null or refused value.
+  Result<std::string> PartitionOf(const Value* values) const;
   std::string Where() const { return "table " + info.table_path.ToString(); }
 };
 

@@ -56,6 +56,13 @@ void MetadataCache::InvalidateTable(const TablePath& path) {
   table_ids_.erase(it);
 }
 
+void MetadataCache::InvalidatePartition(int64_t table_id, const std::string& partition_name) {
+  auto it = partition_ids_.find({table_id, partition_name});
+  if (it == partition_ids_.end()) return;
+  EraseLeaders(leaders_, table_id, it->second);
+  partition_ids_.erase(it);
+}
+
 std::optional<int32_t> MetadataCache::LiveNode(std::optional<int32_t> node) const {
   if (!node || !tablet_servers_.count(*node)) return std::nullopt;
   return node;

@@ -25,6 +25,9 @@ class MetadataCache {
   /// Forgets `path` (its id and every bucket leader, partitions included) so the next lookup
   /// refreshes it.
   void InvalidateTable(const TablePath& path);
+  /// Forgets partition `partition_name` of table `table_id` (its id and bucket leaders), so the
+  /// next lookup asks the coordinator.
+  void InvalidatePartition(int64_t table_id, const std::string& partition_name);
 
   const std::optional<net::ServerEndpoint>& coordinator() const { return coordinator_; }
   const std::map<int32_t, net::ServerEndpoint>& tablet_servers() const { return tablet_servers_; }

@@ -202,6 +202,48 @@ Status DecodeIndexedRow(const arrow::Schema& schema, const uint8_t* data, size_t
   return codec.Decode(data, size, builders);
 }
 
+Status ValueFromArrow(const arrow::Array& a, int64_t row, const std::string& column, Value* out) {
+  Value& v = *out;
+  if (a.IsNull(row)) {
+    v = Value::Null();
+    return Status::OK();
+  }
+  switch (a.type_id()) {
+    case arrow::Type::BOOL: v = Value::Bool(static_cast<const arrow::BooleanArray&>(a).Value(row)); break;
+    case arrow::Type::INT8: v = Value::Int(static_cast<const arrow::Int8Array&>(a).Value(row)); break;
+    case arrow::Type::INT16: v = Value::Int(static_cast<const arrow::Int16Array&>(a).Value(row)); break;
+    case arrow::Type::INT32: v = Value::Int(static_cast<const arrow::Int32Array&>(a).Value(row)); break;
+    case arrow::Type::INT64: v = Value::Int(static_cast<const arrow::Int64Array&>(a).Value(row)); break;
+    case arrow::Type::FLOAT: v = Value::Double(static_cast<const arrow::FloatArray&>(a).Value(row)); break;
+    case arrow::Type::DOUBLE: v = Value::Double(static_cast<const arrow::DoubleArray&>(a).Value(row)); break;
+    case arrow::Type::DATE32: v = Value::Int(static_cast<const arrow::Date32Array&>(a).Value(row)); break;
+    case arrow::Type::TIME32: v = Value::Int(static_cast<const arrow::Time32Array&>(a).Value(row)); break;
+    case arrow::Type::TIME64: v = Value::Int(static_cast<const arrow::Time64Array&>(a).Value(row)); break;
+    case arrow::Type::TIMESTAMP: v = Value::Int(static_cast<const arrow::TimestampArray&>(a).Value(row)); break;
+    case arrow::Type::STRING: v = Value::Bytes(static_cast<const arrow::StringArray&>(a).GetView(row)); break;
+    case arrow::Type::LARGE_STRING:
+      v = Value::Bytes(static_cast<const arrow::LargeStringArray&>(a).GetView(row));
+      break;
+    case arrow::Type::BINARY: v = Value::Bytes(static_cast<const arrow::BinaryArray&>(a).GetView(row)); break;
+    case arrow::Type::LARGE_BINARY:
+      v = Value::Bytes(static_cast<const arrow::LargeBinaryArray&>(a).GetView(row));
+      break;
+    case arrow::Type::FIXED_SIZE_BINARY:
+      v = Value::Bytes(static_cast<const arrow::FixedSizeBinaryArray&>(a).GetView(row));
+      break;
+    case arrow::Type::DECIMAL128: {
+      // Arrow stores a decimal128 as 16 bytes little-endian: low 64 bits, then high 64 bits.
+      const uint8_t* p = static_cast<const arrow::Decimal128Array&>(a).GetValue(row);
+      v = Value::Decimal(GetLe<int64_t>(p + 8), GetLe<uint64_t>(p));
+      break;
+    }
+    default:
+      return Status::InvalidArgument("column '" + column + "': Arrow type " + a.type()->ToString() +
+                                     " has no row value mapping");
+  }
+  return Status::OK();
+}
+
 Status RowValuesFromArrow(const arrow::RecordBatch& batch, int64_t row, std::vector<Value>* out,
                           std::vector<std::string>* scratch) {
   if (row < 0 || row >= batch.num_rows())
@@ -209,47 +251,8 @@ Status RowValuesFromArrow(const arrow::RecordBatch& batch, int64_t row, std::vec
                                    std::to_string(batch.num_rows()) + " rows");
   const int n = batch.num_columns();
   out->resize(static_cast<size_t>(n));
-  for (int i = 0; i < n; ++i) {
-    const arrow::Array& a = *batch.column(i);
-    Value& v = (*out)[static_cast<size_t>(i)];
-    if (a.IsNull(row)) {
-      v = Value::Null();
-      continue;
-    }
-    switch (a.type_id()) {
-      case arrow::Type::BOOL: v = Value::Bool(static_cast<const arrow::BooleanArray&>(a).Value(row)); break;
-      case arrow::Type::INT8: v = Value::Int(static_cast<const arrow::Int8Array&>(a).Value(row)); break;
-      case arrow::Type::INT16: v = Value::Int(static_cast<const arrow::Int16Array&>(a).Value(row)); break;
-      case arrow::Type::INT32: v = Value::Int(static_cast<const arrow::Int32Array&>(a).Value(row)); break;
-      case arrow::Type::INT64: v = Value::Int(static_cast<const arrow::Int64Array&>(a).Value(row)); break;
-      case arrow::Type::FLOAT: v = Value::Double(static_cast<const arrow::FloatArray&>(a).Value(row)); break;
-      case arrow::Type::DOUBLE: v = Value::Double(static_cast<const arrow::DoubleArray&>(a).Value(row)); break;
-      case arrow::Type::DATE32: v = Value::Int(static_cast<const arrow::Date32Array&>(a).Value(row)); break;
-      case arrow::Type::TIME32: v = Value::Int(static_cast<const arrow::Time32Array&>(a).Value(row)); break;
-      case arrow::Type::TIME64: v = Value::Int(static_cast<const arrow::Time64Array&>(a).Value(row)); break;
-      case arrow::Type::TIMESTAMP: v = Value::Int(static_cast<const arrow::TimestampArray&>(a).Value(row)); break;
-      case arrow::Type::STRING: v = Value::Bytes(static_cast<const arrow::StringArray&>(a).GetView(row)); break;
-      case arrow::Type::LARGE_STRING:
-        v = Value::Bytes(static_cast<const arrow::LargeStringArray&>(a).GetView(row));
-        break;
-      case arrow::Type::BINARY: v = Value::Bytes(static_cast<const arrow::BinaryArray&>(a).GetView(row)); break;
-      case arrow::Type::LARGE_BINARY:
-        v = Value::Bytes(static_cast<const arrow::LargeBinaryArray&>(a).GetView(row));
-        break;
-      case arrow::Type::FIXED_SIZE_BINARY:
-        v = Value::Bytes(static_cast<const arrow::FixedSizeBinaryArray&>(a).GetView(row));
-        break;
-      case arrow::Type::DECIMAL128: {
-        // Arrow stores a decimal128 as 16 bytes little-endian: low 64 bits, then high 64 bits.
-        const uint8_t* p = static_cast<const arrow::Decimal128Array&>(a).GetValue(row);
-        v = Value::Decimal(GetLe<int64_t>(p + 8), GetLe<uint64_t>(p));
-        break;
-      }
-      default:
-        return Status::InvalidArgument("column '" + batch.schema()->field(i)->name() + "': Arrow type " +
-                                       a.type()->ToString() + " has no row value mapping");
-    }
-  }
+  for (int i = 0; i < n; ++i)
+    FLUSS_RETURN_NOT_OK(ValueFromArrow(*batch.column(i), row, batch.schema()->field(i)->name(), &(*out)[static_cast<size_t>(i)]));
   (void)scratch;
   return Status::OK();
 }

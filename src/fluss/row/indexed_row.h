@@ -90,6 +90,11 @@ Status EncodeIndexedRow(const arrow::Schema& schema, const Value* values, std::s
 Status DecodeIndexedRow(const arrow::Schema& schema, const uint8_t* data, size_t size,
                         const std::vector<arrow::ArrayBuilder*>& builders);
 
+/// Cell `row` of `a` as a Value (strings and binaries point into the array's buffers). Fails
+/// with kInvalidArgument naming `column` for a type without a Value mapping. `row` must be in
+/// range.
+Status ValueFromArrow(const arrow::Array& a, int64_t row, const std::string& column, Value* out);
+
 /// Turns row `row` of `batch` into one Value per column (for writing Arrow input to INDEXED
 /// tables). String and binary Values point into the batch's buffers, so they are valid while
 /// `batch` lives. `scratch` is reserved for values that need owned bytes (none of the supported

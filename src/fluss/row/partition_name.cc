@@ -1,12 +1,16 @@
 #include "fluss/row/partition_name.h"
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <string_view>
 
+#include <arrow/record_batch.h>
 #include <arrow/type.h>
+
+#include "fluss/row/indexed_row.h"
 
 #include "fluss/row/temporal.h"
 
@@ -150,6 +154,53 @@ std::string JoinPartitionName(const std::vector<std::string>& values) {
     out += values[i];
   }
   return out;
+}
+
+Result<PartitionNamer> PartitionNamer::Make(const arrow::Schema& schema,
+                                            const std::vector<std::string>& partition_keys) {
+  PartitionNamer n;
+  for (const auto& key : partition_keys) {
+    const int i = schema.GetFieldIndex(key);
+    if (i < 0) return Status::InvalidArgument("partition key '" + key + "' is not a column");
+    FLUSS_ASSIGN_OR_RETURN(auto type, DataTypeOf(*schema.field(i)));
+    n.keys_.push_back(key);
+    n.columns_.push_back(i);
+    n.types_.push_back(type);
+  }
+  return n;
+}
+
+Result<std::string> PartitionNamer::NameOf(const Value* row) const {
+  std::string name;
+  for (size_t k = 0; k < columns_.size(); ++k) {
+    FLUSS_ASSIGN_OR_RETURN(auto value, PartitionValueString(types_[k], row[columns_[k]], keys_[k]));
+    if (k) name += '$';
+    name += value;
+  }
+  return name;
+}
+
+Result<std::string> PartitionNamer::NameOf(const arrow::RecordBatch& batch, int64_t row) const {
+  std::string name;
+  Value v;
+  for (size_t k = 0; k < columns_.size(); ++k) {
+    FLUSS_RETURN_NOT_OK(ValueFromArrow(*batch.column(columns_[k]), row, keys_[k], &v));
+    FLUSS_ASSIGN_OR_RETURN(auto value, PartitionValueString(types_[k], v, keys_[k]));
+    if (k) name += '$';
+    name += value;
+  }
+  return name;
+}
+
+std::map<std::string, std::string> PartitionSpecOf(const std::vector<std::string>& keys, const std::string& name) {
+  std::map<std::string, std::string> spec;
+  size_t start = 0;
+  for (size_t k = 0; k < keys.size(); ++k) {
+    const size_t end = k + 1 < keys.size() ? name.find('$', start) : std::string::npos;
+    spec[keys[k]] = name.substr(std::min(start, name.size()), end == std::string::npos ? std::string::npos : end - start);
+    start = end == std::string::npos ? name.size() : end + 1;
+  }
+  return spec;
 }
 
 }  // namespace fluss::row

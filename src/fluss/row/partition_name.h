@@ -5,8 +5,11 @@
 // Thread affinity: none; pure functions.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
+
+#include <arrow/type_fwd.h>
 
 #include "fluss/client.h"
 #include "fluss/row/data_type.h"
@@ -29,5 +32,32 @@ Status CheckPartitionValue(const std::string& value, const std::string& column);
 
 /// The partition name of `values`, one per partition key in partition-key order: joined with '$'.
 std::string JoinPartitionName(const std::vector<std::string>& values);
+
+/// The partition spec {partition key: value} of a partition name built from `keys` (the
+/// table's partition keys, in order): the name split at '$' (values never contain one).
+std::map<std::string, std::string> PartitionSpecOf(const std::vector<std::string>& keys, const std::string& name);
+
+/// The partition a row of one partitioned table belongs to: its partition columns' value
+/// strings (PartitionValueString) joined in partition-key order, as the Java client routes rows.
+///
+/// Thread affinity: immutable after Make; any thread.
+class PartitionNamer {
+ public:
+  /// `partition_keys` are column names of `schema`; kInvalidArgument naming one that is not a
+  /// column, kUnsupported for a column type without a Fluss mapping.
+  static Result<PartitionNamer> Make(const arrow::Schema& schema, const std::vector<std::string>& partition_keys);
+
+  /// The partition name of a full row (one Value per column). Fails with kInvalidArgument naming
+  /// the partition column for a null or a value the server refuses in a partition name.
+  Result<std::string> NameOf(const Value* row) const;
+  /// The partition name of row `row` of `batch` (the table's columns, in order); errors as above.
+  Result<std::string> NameOf(const arrow::RecordBatch& batch, int64_t row) const;
+  const std::vector<std::string>& keys() const { return keys_; }
+
+ private:
+  std::vector<std::string> keys_;
+  std::vector<int> columns_;  // index of each key in the schema
+  std::vector<DataType> types_;
+};
 
 }  // namespace fluss::row

@@ -7,8 +7,11 @@
 #pragma once
 
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "fluss/client.h"
+#include "fluss/row/partition_name.h"
 #include "fluss/write/row_validator.h"
 #include "fluss/write/bucket_assigner.h"
 #include "fluss/write/writer_client.h"
@@ -17,8 +20,9 @@ namespace fluss::write {
 
 class AppendWriterImpl : public AppendWriter {
  public:
-  /// Fails with kInvalidArgument for a primary-key table, kUnsupported for a partitioned table
-  /// or a log format other than ARROW and INDEXED, or an unknown compression codec.
+  /// Fails with kInvalidArgument for a primary-key table, kUnsupported for a log format other
+  /// than ARROW and INDEXED, or an unknown compression codec. Rows of a partitioned table go to
+  /// the partition their partition columns name (row/partition_name.h).
   static Result<std::shared_ptr<AppendWriterImpl>> Create(std::shared_ptr<WriterClient> client, TableInfo table);
 
   Result<WriteResult> Append(const Value* values, size_t count) override;
@@ -31,13 +35,21 @@ class AppendWriterImpl : public AppendWriter {
 
  private:
   AppendWriterImpl(std::shared_ptr<WriterClient> client, TableInfo table, std::shared_ptr<const WriteTable> target,
-                   bool indexed, std::unique_ptr<BucketAssigner> assigner);
+                   bool indexed, std::unique_ptr<BucketAssigner> assigner,
+                   std::optional<row::PartitionNamer> partitions);
 
-  /// Files one validated row; `touched` collects the handle of its batch.
+  /// Files one validated row and returns the handle of its batch.
   Result<std::shared_ptr<WriteResult::State>> AppendValidated(const Value* values);
-  /// Arrow input that cannot go as one batch (bucket keys, INDEXED format): row by row.
+  /// Arrow input that cannot go as whole batches (bucket keys, INDEXED format): row by row.
   Result<WriteResult> WriteArrowRows(const std::shared_ptr<arrow::RecordBatch>& batch);
-  metadata::TableBucket Bucket(int32_t bucket) const { return metadata::TableBucket{table_.table_id, std::nullopt, bucket}; }
+  /// Files `batch` (rows of one partition, `partition` its name or empty) as closed batches of
+  /// at most client.writer.batch-size bytes, each to the sticky bucket; every piece adds one
+  /// part to `state`.
+  Status WriteArrowPieces(const std::shared_ptr<arrow::RecordBatch>& batch, const std::string& partition,
+                          const std::shared_ptr<WriteResult::State>& state);
+  PhysicalBucket Bucket(int32_t bucket, std::string partition) const {
+    return PhysicalBucket{metadata::TableBucket{table_.table_id, std::nullopt, bucket}, std::move(partition)};
+  }
 
   const std::shared_ptr<WriterClient> client_;
   const TableInfo table_;
@@ -46,6 +58,7 @@ class AppendWriterImpl : public AppendWriter {
   const std::shared_ptr<const WriteTable> target_;
   const bool indexed_;  // INDEXED log format (else ARROW)
   const std::unique_ptr<BucketAssigner> assigner_;
+  const std::optional<row::PartitionNamer> partitions_;  // partitioned tables only
   const std::shared_ptr<WriteTracker> tracker_;
   const RecordAccumulator::BatchFactory make_batch_;
 };

@@ -7,15 +7,15 @@
 
 namespace fluss::write {
 
-ArrowLogWriteBatch::ArrowLogWriteBatch(std::shared_ptr<const WriteTable> table, metadata::TableBucket bucket)
-    : WriteBatch(std::move(table), bucket) {
+ArrowLogWriteBatch::ArrowLogWriteBatch(std::shared_ptr<const WriteTable> table, PhysicalBucket where)
+    : WriteBatch(std::move(table), std::move(where)) {
   builder_ = std::make_unique<RowBatchBuilder>(this->table()->schema);
 }
 
 std::unique_ptr<ArrowLogWriteBatch> ArrowLogWriteBatch::FromArrow(std::shared_ptr<const WriteTable> table,
-                                                                  metadata::TableBucket bucket,
+                                                                  PhysicalBucket where,
                                                                   std::shared_ptr<arrow::RecordBatch> data) {
-  auto b = std::make_unique<ArrowLogWriteBatch>(std::move(table), bucket);
+  auto b = std::make_unique<ArrowLogWriteBatch>(std::move(table), std::move(where));
   b->builder_.reset();
   b->rows = data->num_rows();
   b->data_ = std::move(data);
@@ -52,8 +52,8 @@ void ArrowLogWriteBatch::SetWriterAndSequence(int64_t writer_id, int32_t batch_s
                                batch_sequence);
 }
 
-IndexedLogWriteBatch::IndexedLogWriteBatch(std::shared_ptr<const WriteTable> table, metadata::TableBucket bucket)
-    : EncodedOnAppendBatch(table, bucket, table->schema) {}
+IndexedLogWriteBatch::IndexedLogWriteBatch(std::shared_ptr<const WriteTable> table, PhysicalBucket where)
+    : EncodedOnAppendBatch(table, std::move(where), table->schema) {}
 
 Result<int64_t> IndexedLogWriteBatch::Append(const WriteRecord& record) {
   const int64_t before = builder_.size_in_bytes();

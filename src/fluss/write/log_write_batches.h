@@ -17,10 +17,10 @@ namespace fluss::write {
 /// the IPC encoding and compression run in Encode, on the I/O thread.
 class ArrowLogWriteBatch final : public WriteBatch {
  public:
-  ArrowLogWriteBatch(std::shared_ptr<const WriteTable> table, metadata::TableBucket bucket);
+  ArrowLogWriteBatch(std::shared_ptr<const WriteTable> table, PhysicalBucket where);
   /// A closed batch holding `data` (its schema is the table's), accounted as `bytes`.
   static std::unique_ptr<ArrowLogWriteBatch> FromArrow(std::shared_ptr<const WriteTable> table,
-                                                       metadata::TableBucket bucket,
+                                                       PhysicalBucket where,
                                                        std::shared_ptr<arrow::RecordBatch> data);
 
   RequestKind kind() const override { return RequestKind::kProduceLog; }
@@ -38,7 +38,7 @@ class ArrowLogWriteBatch final : public WriteBatch {
 /// An INDEXED log batch: each row is encoded on Append; Close writes the header.
 class IndexedLogWriteBatch final : public EncodedOnAppendBatch<record::IndexedBatchBuilder, record::SetWriterAndSequence> {
  public:
-  IndexedLogWriteBatch(std::shared_ptr<const WriteTable> table, metadata::TableBucket bucket);
+  IndexedLogWriteBatch(std::shared_ptr<const WriteTable> table, PhysicalBucket where);
 
   RequestKind kind() const override { return RequestKind::kProduceLog; }
   Result<int64_t> Append(const WriteRecord& record) override;

@@ -3,7 +3,7 @@
 namespace fluss::write {
 
 Result<RecordAccumulator::Appended> RecordAccumulator::Append(const std::shared_ptr<WriteTracker>& tracker,
-                                                              const metadata::TableBucket& bucket,
+                                                              const PhysicalBucket& bucket,
                                                               const WriteRecord& record, const BatchFactory& make) {
   std::lock_guard<std::mutex> lock(mu_);
   if (aborted_) return abort_status_;
@@ -42,7 +42,7 @@ Status RecordAccumulator::AddClosed(const std::shared_ptr<WriteTracker>& tracker
                                     std::shared_ptr<WriteResult::State> result, int64_t bytes) {
   std::lock_guard<std::mutex> lock(mu_);
   if (aborted_) return abort_status_;
-  auto it = open_.find(Key{tracker.get(), batch->bucket()});
+  auto it = open_.find(Key{tracker.get(), batch->physical_bucket()});
   if (it != open_.end()) CloseLocked(it);
   batch->id = tracker->Begin();
   batch->tracker = tracker;
@@ -70,7 +70,7 @@ void RecordAccumulator::CloseAll(const WriteTracker* tracker) {
   }
 }
 
-bool RecordAccumulator::CloseIfOpen(const WriteTracker* tracker, const metadata::TableBucket& bucket, uint64_t id) {
+bool RecordAccumulator::CloseIfOpen(const WriteTracker* tracker, const PhysicalBucket& bucket, uint64_t id) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = open_.find(Key{tracker, bucket});
   if (it == open_.end() || it->second->id != id) return false;

@@ -1,6 +1,6 @@
 // Open and closed write batches of one connection, shared by every writer. Each writer fills
-// its own open batch per table bucket (so flushes and partial-update column sets never mix);
-// a batch closes at client.writer.batch-size bytes, on its linger timer, on flush, or when a
+// its own open batch per bucket (of one partition, for a partitioned table), so flushes and
+// partial-update column sets never mix; a batch closes at client.writer.batch-size bytes, on its linger timer, on flush, or when a
 // whole Arrow batch of the same bucket must go after it; closed batches wait for the sender.
 //
 // Thread affinity: any thread; guarded by `mu_`. Lock order: mu_ before the MemoryLimiter's
@@ -27,7 +27,7 @@ class RecordAccumulator {
   RecordAccumulator(MemoryLimiter& memory, int64_t batch_size) : memory_(memory), batch_size_(batch_size) {}
 
   /// Makes an empty open batch for a bucket (the writer's batch variant).
-  using BatchFactory = std::function<std::unique_ptr<WriteBatch>(const metadata::TableBucket&)>;
+  using BatchFactory = std::function<std::unique_ptr<WriteBatch>(const PhysicalBucket&)>;
 
   struct Appended {
     std::shared_ptr<WriteResult::State> result;  ///< the handle of the batch holding the record
@@ -38,7 +38,7 @@ class RecordAccumulator {
   /// Appends `record` to the open batch of (`tracker`, `bucket`), opening one with `make`.
   /// A record that fails (kInvalidArgument from the encoder) leaves everything as it was.
   /// After Abort, fails with the abort status.
-  Result<Appended> Append(const std::shared_ptr<WriteTracker>& tracker, const metadata::TableBucket& bucket,
+  Result<Appended> Append(const std::shared_ptr<WriteTracker>& tracker, const PhysicalBucket& bucket,
                           const WriteRecord& record, const BatchFactory& make);
   /// Queues an already closed batch (a whole Arrow input) of `tracker`, after closing the
   /// tracker's open batch of the same bucket so writes of a bucket keep their order.
@@ -48,7 +48,7 @@ class RecordAccumulator {
   void CloseAll(const WriteTracker* tracker);
   /// Closes the open batch of (`tracker`, `bucket`) if it is still batch `id` (linger timer).
   /// Returns true when it closed one.
-  bool CloseIfOpen(const WriteTracker* tracker, const metadata::TableBucket& bucket, uint64_t id);
+  bool CloseIfOpen(const WriteTracker* tracker, const PhysicalBucket& bucket, uint64_t id);
 
   /// A closed batch and, when closing it failed, why (the sender fails it then).
   struct Closed {
@@ -61,7 +61,7 @@ class RecordAccumulator {
   std::vector<Closed> Abort(const Status& status);
 
  private:
-  using Key = std::pair<const WriteTracker*, metadata::TableBucket>;
+  using Key = std::pair<const WriteTracker*, PhysicalBucket>;
   /// Moves the open batch at `it` to the closed queue (mu_ held).
   void CloseLocked(std::map<Key, std::unique_ptr<WriteBatch>>::iterator it);
 

@@ -3,9 +3,11 @@
 #include "fluss/proto/fluss_api.pb.h"
 #include "fluss/protocol/errors.h"
 #include "fluss/protocol/frame.h"
+#include "fluss/protocol/partition_requests.h"
 #include "fluss/protocol/init_writer.h"
 #include "fluss/protocol/produce_log.h"
 #include "fluss/protocol/put_kv.h"
+#include "fluss/row/partition_name.h"
 
 namespace fluss::write {
 
@@ -15,7 +17,11 @@ using protocol::ApiKey;
 
 namespace {
 
-std::string Where(const WriteBatch& b) { return "table " + b.table()->path.ToString() + " " + b.bucket().ToString(); }
+std::string Where(const WriteBatch& b) {
+  std::string where = "table " + b.table()->path.ToString();
+  if (!b.partition_name().empty()) where += " partition '" + b.partition_name() + "'";
+  return where + " bucket " + std::to_string(b.bucket().bucket);
+}
 
 // The request frame of `group` (batches of one table, kind and column set, at most one per
 // bucket); the batches go into it by reference, not copied.
@@ -84,7 +90,25 @@ void Sender::PostDrain() {
 bool Sender::AnyQueued() const {
   for (const auto& [bucket, q] : queues_)
     if (!q.empty()) return true;
+  for (const auto& [partition, q] : unresolved_)
+    if (!q.empty()) return true;
   return false;
+}
+
+void Sender::Enqueue(BatchPtr b) {
+  if (b->unresolved()) {
+    // Behind batches of the same partition still waiting, so a bucket's batches keep their order.
+    auto key = std::make_pair(b->bucket().table_id, b->partition_name());
+    auto waiting = unresolved_.find(key);
+    const auto id = cluster_->metadata().PartitionId(key.first, key.second);
+    if ((waiting != unresolved_.end() && !waiting->second.empty()) || !id) {
+      unresolved_[key].push_back(std::move(b));
+      return;
+    }
+    b->ResolvePartition(*id);
+  }
+  TableBucket tb = b->bucket();
+  queues_[tb].push_back(std::move(b));
 }
 
 void Sender::Drain() {
@@ -100,8 +124,7 @@ void Sender::Drain() {
       continue;
     }
     idempotence_.AddTable(c.batch->table()->path);
-    TableBucket tb = c.batch->bucket();
-    queues_[tb].push_back(std::move(c.batch));
+    Enqueue(std::move(c.batch));
   }
   ExpireQueued();
   ScheduleExpiryCheck();
@@ -110,7 +133,7 @@ void Sender::Drain() {
     return;
   }
   std::map<RequestKey, std::vector<BatchPtr>> requests;
-  std::map<std::string, TablePath> need_refresh;
+  std::map<std::string, RefreshTarget> need_refresh;
   for (auto& [bucket, q] : queues_) {
     auto& bs = idempotence_.bucket(bucket);
     const int max_in_flight = idempotence_.MaxInFlight(bucket);
@@ -119,7 +142,10 @@ void Sender::Drain() {
     if (!leader) {
       // Batches wait for a leader until their delivery timeout (ExpireQueued).
       const TablePath& path = q.front()->table()->path;
-      need_refresh[path.ToString()] = path;
+      RefreshTarget& t = need_refresh[path.ToString()];
+      t.path = path;
+      if (bucket.partition_id) t.partitions.insert(q.front()->partition_name());
+      else t.table = true;
       continue;
     }
     while (!q.empty() && bs.in_flight < max_in_flight) {
@@ -131,48 +157,162 @@ void Sender::Drain() {
     }
   }
   for (auto& [key, batches] : requests) Send(key, std::move(batches));
+  for (const auto& [partition, q] : unresolved_) {
+    if (q.empty()) continue;
+    const TablePath& path = q.front()->table()->path;
+    RefreshTarget& t = need_refresh[path.ToString()];
+    t.path = path;
+    t.partitions.insert(partition.second);
+  }
   if (!need_refresh.empty() && !refreshing_) StartRefresh(std::move(need_refresh));
 }
 
-void Sender::StartRefresh(std::map<std::string, TablePath> tables) {
+void Sender::StartRefresh(std::map<std::string, RefreshTarget> targets) {
   refreshing_ = true;
   asio::co_spawn(
       cluster_->io(),
-      [](std::shared_ptr<Sender> s, std::map<std::string, TablePath> tables) -> asio::awaitable<void> {
-        bool missing_leader = false;
-        for (const auto& [name, path] : tables) {
-          const std::vector<TablePath> one{path};
-          Status st = co_await s->cluster_->RefreshMetadata(one);
-          // The coordinator decides whether the table exists (a tablet server that does not
-          // know it yet, right after creation, answers a write with TABLE_NOT_EXIST too).
-          std::set<int64_t> queued_ids;
-          for (const auto& [bucket, q] : s->queues_)
-            if (!q.empty() && q.front()->table()->path.ToString() == name) queued_ids.insert(bucket.table_id);
-          const auto id = s->cluster_->metadata().TableId(path);
-          for (int64_t queued : queued_ids) {
-            Status gone = st;
-            if (st.ok() && id && *id != queued)
-              gone = Status::Server(protocol::TABLE_NOT_EXIST,
-                                    "the table was dropped (a new table of that name has id " + std::to_string(*id) + ")");
-            // E.g. TABLE_NOT_EXIST: the table was dropped; waiting for a leader is pointless.
-            if (!gone.ok() && gone.code() == StatusCode::kServer && !gone.IsRetriable())
-              s->FailQueued(queued, gone.WithContext("table " + path.ToString()));
-          }
-          for (const auto& [bucket, q] : s->queues_)
-            if (!q.empty() && queued_ids.count(bucket.table_id) && !s->cluster_->metadata().Leader(bucket))
-              missing_leader = true;
+      [](std::shared_ptr<Sender> s, std::map<std::string, RefreshTarget> targets) -> asio::awaitable<void> {
+        for (const auto& [name, t] : targets) {
+          if (t.table) co_await s->RefreshTable(t.path);
+          for (const auto& partition : t.partitions) co_await s->RefreshPartition(t.path, partition);
         }
-        // Back off only while some bucket still has no leader (e.g. right after create).
-        if (missing_leader) co_await s->cluster_->Sleep(std::chrono::milliseconds(50));
+        // Back off only while some batch still has no leader or partition id (e.g. right after
+        // a create).
+        bool waiting = false;
+        for (const auto& [partition, q] : s->unresolved_) waiting = waiting || !q.empty();
+        for (const auto& [bucket, q] : s->queues_)
+          if (!q.empty() && !s->cluster_->metadata().Leader(bucket)) waiting = true;
+        if (waiting) co_await s->cluster_->Sleep(std::chrono::milliseconds(50));
         s->refreshing_ = false;
         s->Drain();
-      }(shared_from_this(), std::move(tables)),
+      }(shared_from_this(), std::move(targets)),
       asio::detached);
+}
+
+asio::awaitable<void> Sender::RefreshTable(TablePath path) {
+  const std::vector<TablePath> one{path};
+  Status st = co_await cluster_->RefreshMetadata(one);
+  // The coordinator decides whether the table exists (a tablet server that does not know it
+  // yet, right after creation, answers a write with TABLE_NOT_EXIST too).
+  std::set<int64_t> queued_ids;
+  for (const auto& [bucket, q] : queues_)
+    if (!q.empty() && !bucket.partition_id && q.front()->table()->path == path) queued_ids.insert(bucket.table_id);
+  const auto id = cluster_->metadata().TableId(path);
+  for (int64_t queued : queued_ids) {
+    Status gone = st;
+    if (st.ok() && id && *id != queued)
+      gone = Status::Server(protocol::TABLE_NOT_EXIST,
+                            "the table was dropped (a new table of that name has id " + std::to_string(*id) + ")");
+    // E.g. TABLE_NOT_EXIST: the table was dropped; waiting for a leader is pointless.
+    if (!gone.ok() && gone.code() == StatusCode::kServer && !gone.IsRetriable())
+      FailQueued(queued, gone.WithContext("table " + path.ToString()));
+  }
+}
+
+asio::awaitable<void> Sender::RefreshPartition(TablePath path, std::string name) {
+  // The ids of the tables with batches of this partition: one, or two after a drop and re-create.
+  std::set<int64_t> ids;
+  const WriteTable* table = nullptr;
+  for (const auto& [partition, q] : unresolved_)
+    if (!q.empty() && partition.second == name && q.front()->table()->path == path) {
+      ids.insert(partition.first);
+      table = q.front()->table().get();
+    }
+  for (const auto& [bucket, q] : queues_)
+    if (!q.empty() && bucket.partition_id && q.front()->partition_name() == name && q.front()->table()->path == path) {
+      ids.insert(bucket.table_id);
+      table = q.front()->table().get();
+    }
+  if (ids.empty()) co_return;
+  const std::vector<std::string> keys = table->partition_keys;
+  const std::string where = "table " + path.ToString() + " partition '" + name + "'";
+  auto leaders = co_await cluster_->PartitionLeaders(path, name);
+  if (leaders.ok()) {
+    for (int64_t id : ids) {
+      const auto partition_id = cluster_->metadata().PartitionId(id, name);
+      if (!partition_id) {
+        // The partition found belongs to a new table of that name.
+        Status gone = Status::Server(protocol::TABLE_NOT_EXIST, where + ": the table was dropped (a new table of that name exists)");
+        FailQueuedPartition(id, name, std::nullopt, gone);
+        FailUnresolved(id, name, gone);
+        continue;
+      }
+      FailQueuedPartition(id, name, partition_id,
+                          Status::Server(protocol::PARTITION_NOT_EXISTS,
+                                         where + ": the partition was dropped (a new partition of that name has id " +
+                                             std::to_string(*partition_id) + ")"));
+      auto it = unresolved_.find({id, name});
+      if (it == unresolved_.end()) continue;
+      Queue waiting = std::move(it->second);
+      unresolved_.erase(it);
+      for (auto& b : waiting) {
+        b->ResolvePartition(*partition_id);
+        TableBucket tb = b->bucket();
+        queues_[tb].push_back(std::move(b));
+      }
+    }
+    co_return;
+  }
+  const Status st = leaders.status();
+  if (st.code() != StatusCode::kServer || st.IsRetriable()) co_return;  // asked again on the next drain
+  const bool missing = st.error_code() == protocol::PARTITION_NOT_EXISTS;
+  for (int64_t id : ids) {
+    if (missing) {
+      cluster_->metadata().InvalidatePartition(id, name);
+      FailQueuedPartition(id, name, std::nullopt, Status::Server(protocol::PARTITION_NOT_EXISTS, where + ": the partition was dropped"));
+    } else {
+      FailQueuedPartition(id, name, std::nullopt, st);
+      FailUnresolved(id, name, st);
+    }
+  }
+  if (!missing) co_return;
+  bool any_waiting = false;
+  for (int64_t id : ids) any_waiting = any_waiting || unresolved_.count({id, name}) > 0;
+  if (!any_waiting) co_return;
+  if (!options_.writer_dynamic_create_partition) {
+    Status not_exist = Status::Server(
+        protocol::PARTITION_NOT_EXISTS,
+        where + " does not exist; create it first (create_partition), or set "
+                "client.writer.dynamic-create-partition.enabled to true to let the writer create it");
+    for (int64_t id : ids) FailUnresolved(id, name, not_exist);
+    co_return;
+  }
+  // As the Java client's dynamic partition creation: create it (it may exist by now) and resolve
+  // it on the next refresh.
+  const proto::CreatePartitionRequest req =
+      protocol::MakeCreatePartitionRequest(path, row::PartitionSpecOf(keys, name), true);
+  auto created = co_await cluster_->CallCoordinator<proto::CreatePartitionResponse>(ApiKey::CREATE_PARTITION, req);
+  if (created.ok() || created.status().IsRetriable() ||
+      created.status().error_code() == protocol::PARTITION_ALREADY_EXISTS)
+    co_return;
+  Status failed = created.status().WithContext(where + ": creating the partition failed");
+  for (int64_t id : ids) FailUnresolved(id, name, failed);
+}
+
+void Sender::FailQueuedPartition(int64_t table_id, const std::string& name, std::optional<int64_t> keep,
+                                 const Status& st) {
+  for (auto& [bucket, q] : queues_) {
+    if (bucket.table_id != table_id || !bucket.partition_id || bucket.partition_id == keep) continue;
+    while (!q.empty() && q.front()->partition_name() == name && idempotence_.bucket(bucket).in_flight == 0) {
+      BatchPtr b = std::move(q.front());
+      q.pop_front();
+      Status failed = st;
+      Complete(std::move(b), failed);
+    }
+  }
+}
+
+void Sender::FailUnresolved(int64_t table_id, const std::string& name, const Status& st) {
+  auto it = unresolved_.find({table_id, name});
+  if (it == unresolved_.end()) return;
+  Queue waiting = std::move(it->second);
+  unresolved_.erase(it);
+  for (auto& b : waiting) Complete(std::move(b), st);
 }
 
 void Sender::FailQueued(int64_t table_id, const Status& st) {
   for (auto& [bucket, q] : queues_) {
-    if (bucket.table_id != table_id) continue;
+    if (bucket.table_id != table_id || bucket.partition_id) continue;
     while (!q.empty() && idempotence_.bucket(bucket).in_flight == 0) {
       BatchPtr b = std::move(q.front());
       q.pop_front();
@@ -373,13 +513,18 @@ void Sender::RetryOrFail(BatchPtr b, const Status& st, bool* need_backoff) {
   const bool expired = Clock::now() - b->created() >= std::chrono::milliseconds(options_.writer_delivery_timeout_ms);
   // TABLE_NOT_EXIST from a tablet server is checked with the coordinator (the metadata refresh
   // that the invalidation below triggers): a server may not know a just-created table yet.
-  const bool table_unknown = st.code() == StatusCode::kServer && st.error_code() == protocol::TABLE_NOT_EXIST;
+  // PARTITION_NOT_EXISTS likewise, for a just-created partition.
+  const bool table_unknown = st.code() == StatusCode::kServer && (st.error_code() == protocol::TABLE_NOT_EXIST ||
+                                                                  st.error_code() == protocol::PARTITION_NOT_EXISTS);
   if ((st.IsRetriable() || table_unknown) && b->attempts < options_.writer_retries && !aborted_ && !expired) {
     // A timeout may mean the leader is frozen or gone: learn the current leaders before the
     // retry, as for connection loss and the server's invalid-metadata errors.
     if (st.code() == StatusCode::kNetwork || st.code() == StatusCode::kTimeout || table_unknown ||
-        (st.code() == StatusCode::kServer && protocol::IsInvalidMetadataError(st.error_code())))
-      cluster_->metadata().InvalidateTable(b->table()->path);
+        (st.code() == StatusCode::kServer && protocol::IsInvalidMetadataError(st.error_code()))) {
+      // A partition's bucket: only that partition's metadata (a table has many partitions).
+      if (b->bucket().partition_id) cluster_->metadata().InvalidatePartition(b->bucket().table_id, b->partition_name());
+      else cluster_->metadata().InvalidateTable(b->table()->path);
+    }
     idempotence_.bucket(b->bucket()).retrying = true;
     Requeue(std::move(b));
     *need_backoff = true;
@@ -406,22 +551,30 @@ Status Sender::DeliveryTimeout(const WriteBatch& b, const Status& last) const {
 void Sender::ExpireQueued() {
   const auto now = Clock::now();
   const auto limit = std::chrono::milliseconds(options_.writer_delivery_timeout_ms);
-  for (auto& [bucket, q] : queues_) {
-    // Oldest first: retried batches sit in front of newer ones.
-    while (!q.empty() && now - q.front()->created() >= limit) {
-      BatchPtr b = std::move(q.front());
-      q.pop_front();
-      const bool has_leader = cluster_->metadata().Leader(bucket).has_value();
-      Status timeout = DeliveryTimeout(*b, has_leader ? Status::OK() : Status::Network("no leader known for the bucket"));
-      Complete(std::move(b), timeout);
+  // `why` is the last error a batch at the front of queue `where` saw.
+  auto expire = [&](auto& queues, auto why) {
+    for (auto& [where, q] : queues) {
+      // Oldest first: retried batches sit in front of newer ones.
+      while (!q.empty() && now - q.front()->created() >= limit) {
+        BatchPtr b = std::move(q.front());
+        q.pop_front();
+        Status timeout = DeliveryTimeout(*b, why(where));
+        Complete(std::move(b), timeout);
+      }
     }
-  }
+  };
+  expire(queues_, [this](const TableBucket& bucket) {
+    return cluster_->metadata().Leader(bucket) ? Status::OK() : Status::Network("no leader known for the bucket");
+  });
+  expire(unresolved_, [](const auto&) { return Status::Network("the partition's id could not be resolved"); });
 }
 
 void Sender::ScheduleExpiryCheck() {
   if (cluster_->closed()) return;
   std::optional<Clock::time_point> oldest;
   for (auto& [bucket, q] : queues_)
+    if (!q.empty() && (!oldest || q.front()->created() < *oldest)) oldest = q.front()->created();
+  for (auto& [partition, q] : unresolved_)
     if (!q.empty() && (!oldest || q.front()->created() < *oldest)) oldest = q.front()->created();
   if (!oldest) return;
   const auto at = *oldest + std::chrono::milliseconds(options_.writer_delivery_timeout_ms);
@@ -449,13 +602,17 @@ void Sender::Abort(const Status& status) {
   aborted_ = true;
   abort_status_ = status;
   for (auto& c : accumulator_->Abort(status)) Complete(std::move(c.batch), status);
-  for (auto& [bucket, q] : queues_) {
-    while (!q.empty()) {
-      BatchPtr b = std::move(q.front());
-      q.pop_front();
-      Complete(std::move(b), status);
+  auto fail_all = [&](auto& queues) {
+    for (auto& [where, q] : queues) {
+      while (!q.empty()) {
+        BatchPtr b = std::move(q.front());
+        q.pop_front();
+        Complete(std::move(b), status);
+      }
     }
-  }
+  };
+  fail_all(queues_);
+  fail_all(unresolved_);
   memory_->Abort();
 }
 

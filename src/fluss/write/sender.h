@@ -1,5 +1,7 @@
 // Sends closed write batches of every table to their bucket leaders, one connection-wide
-// queue per table bucket: ProduceLog for log batches, PutKv for KV batches, one request per
+// queue per table bucket (batches of a partition whose id is not known yet wait, in order, until
+// a metadata request resolves it; a partition that does not exist fails them, or is created when
+// client.writer.dynamic-create-partition.enabled is set): ProduceLog for log batches, PutKv for KV batches, one request per
 // leader and table (and column set), at most one batch per bucket per request. Handles
 // acknowledgements, retries after metadata refreshes, idempotence (InitWriter, sequences),
 // the delivery timeout (client.writer.delivery-timeout) and completion of every handle.
@@ -12,6 +14,8 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
+#include <string>
 #include <set>
 #include <vector>
 
@@ -64,12 +68,32 @@ class Sender : public std::enable_shared_from_this<Sender> {
   void RetryOrFail(BatchPtr batch, const Status& st, bool* need_backoff);
   /// Puts a batch to retry back into its bucket queue, in sequence order.
   void Requeue(BatchPtr batch);
-  /// Refreshes the metadata of tables whose queued batches have no leader, fails the batches
-  /// of tables that no longer exist, then drains again.
-  void StartRefresh(std::map<std::string, TablePath> tables);
+  /// What one metadata refresh must learn about a table.
+  struct RefreshTarget {
+    TablePath path;
+    bool table = false;                ///< bucket leaders of the (non-partitioned) table
+    std::set<std::string> partitions;  ///< partitions to resolve or find the leaders of
+  };
+  /// Queues a closed batch in its bucket queue, or with the batches waiting for its partition id.
+  void Enqueue(BatchPtr batch);
+  /// Refreshes the metadata of tables and partitions whose batches have no leader or no
+  /// partition id, fails the batches of tables and partitions that no longer exist, then
+  /// drains again.
+  void StartRefresh(std::map<std::string, RefreshTarget> targets);
+  /// The table part of StartRefresh: fails the queued batches of `path` when the coordinator
+  /// says the table is gone (or was recreated under a new id). I/O thread.
+  asio::awaitable<void> RefreshTable(TablePath path);
+  /// The partition part: resolves the waiting batches of partition `name` of `path`, fails its
+  /// batches when it is gone (unless creating it is enabled; then creates it). I/O thread.
+  asio::awaitable<void> RefreshPartition(TablePath path, std::string name);
+  /// Fails the queued (not in-flight) batches of partition `name` of table `table_id` that carry
+  /// a partition id other than `keep` (a dropped partition).
+  void FailQueuedPartition(int64_t table_id, const std::string& name, std::optional<int64_t> keep, const Status& st);
+  /// Fails the batches of partition `name` of table `table_id` waiting for its id.
+  void FailUnresolved(int64_t table_id, const std::string& name, const Status& st);
   /// Gets a writer id (InitWriter) before the first idempotent send.
   void StartInitWriter();
-  /// Fails the queued batches of table `table_id` (not in flight) with `st`.
+  /// Fails the queued batches of the non-partitioned table `table_id` (not in flight) with `st`.
   void FailQueued(int64_t table_id, const Status& st);
   void Complete(BatchPtr batch, const Status& st);
   /// Fails the queued (not in-flight) batches whose delivery timeout passed.
@@ -89,6 +113,8 @@ class Sender : public std::enable_shared_from_this<Sender> {
   std::atomic<bool> drain_posted_{false};
 
   std::map<metadata::TableBucket, Queue> queues_;
+  /// Batches of partitions not resolved yet, by (table id, partition name), oldest first.
+  std::map<std::pair<int64_t, std::string>, Queue> unresolved_;
   IdempotenceManager idempotence_;
   bool init_writer_running_ = false;
   size_t init_writer_server_ = 0;  // rotates InitWriter over the tablet servers

@@ -16,8 +16,6 @@ Result<std::shared_ptr<UpsertWriterImpl>> UpsertWriterImpl::Create(std::shared_p
   const std::string name = "table " + table.table_path.ToString();
   if (!table.HasPrimaryKey())
     return Status::InvalidArgument(name + " has no primary key: use an append writer, not an upsert writer");
-  if (table.IsPartitioned())
-    return Status::Unsupported(name + " is partitioned; partitioned writes are not supported yet");
   const auto& desc = table.descriptor;
   const auto& schema = desc.schema.arrow_schema;
   FLUSS_ASSIGN_OR_RETURN(auto keys, row::KeyEncoding::Make(schema, desc.schema.primary_keys, desc.bucket_keys,
@@ -50,8 +48,15 @@ Result<std::shared_ptr<UpsertWriterImpl>> UpsertWriterImpl::Create(std::shared_p
       targets.assign(seen.begin(), seen.end());
     }
   }
+  std::optional<row::PartitionNamer> partitions;
+  if (table.IsPartitioned()) {
+    auto namer = row::PartitionNamer::Make(*schema, desc.partition_keys);
+    if (!namer.ok()) return namer.status().WithContext(name);
+    partitions = std::move(*namer);
+  }
   auto target = std::make_shared<WriteTable>();
   target->path = table.table_path;
+  target->partition_keys = desc.partition_keys;
   target->table_id = table.table_id;
   target->schema_id = static_cast<int16_t>(table.schema_id);
   target->schema = schema;
@@ -60,11 +65,13 @@ Result<std::shared_ptr<UpsertWriterImpl>> UpsertWriterImpl::Create(std::shared_p
   if (targets.empty())
     for (int i = 0; i < schema->num_fields(); ++i) targets.push_back(i);
   return std::shared_ptr<UpsertWriterImpl>(
-      new UpsertWriterImpl(std::move(client), std::move(table), std::move(keys), std::move(target), std::move(targets)));
+      new UpsertWriterImpl(std::move(client), std::move(table), std::move(keys), std::move(target), std::move(targets),
+                           std::move(partitions)));
 }
 
 UpsertWriterImpl::UpsertWriterImpl(std::shared_ptr<WriterClient> client, TableInfo table, row::KeyEncoding keys,
-                                   std::shared_ptr<const WriteTable> target, std::vector<int32_t> target_columns)
+                                   std::shared_ptr<const WriteTable> target, std::vector<int32_t> target_columns,
+                                   std::optional<row::PartitionNamer> partitions)
     : client_(std::move(client)),
       table_(std::move(table)),
       schema_(table_.descriptor.schema.arrow_schema),
@@ -72,8 +79,9 @@ UpsertWriterImpl::UpsertWriterImpl(std::shared_ptr<WriterClient> client, TableIn
       keys_(std::move(keys)),
       target_(std::move(target)),
       target_columns_(std::move(target_columns)),
+      partitions_(std::move(partitions)),
       tracker_(client_->NewTracker()),
-      make_batch_([target = target_](const metadata::TableBucket& b) -> std::unique_ptr<WriteBatch> {
+      make_batch_([target = target_](const PhysicalBucket& b) -> std::unique_ptr<WriteBatch> {
         return std::make_unique<KvWriteBatch>(target, b);
       }) {
   written_.assign(static_cast<size_t>(schema_->num_fields()), false);
@@ -118,11 +126,17 @@ Result<WriteResult> UpsertWriterImpl::Write(const Value* values, size_t count, b
   thread_local std::string pk;
   FLUSS_RETURN_NOT_OK(keys_.primary_key_encoder->Encode(values, &pk));
   FLUSS_ASSIGN_OR_RETURN(const int32_t bucket, BucketOf(values, pk));
+  std::string partition;
+  if (partitions_) {
+    auto name = partitions_->NameOf(values);
+    if (!name.ok()) return name.status().WithContext(Where());
+    partition = std::move(*name);
+  }
   WriteRecord record;
   record.row = upsert ? values : nullptr;
   record.key = pk;
-  auto appended = client_->Append(tracker_, metadata::TableBucket{table_.table_id, std::nullopt, bucket}, record,
-                                  make_batch_);
+  const PhysicalBucket where{metadata::TableBucket{table_.table_id, std::nullopt, bucket}, std::move(partition)};
+  auto appended = client_->Append(tracker_, where, record, make_batch_);
   if (!appended.ok()) return appended.status().WithContext(Where());
   if (appended->batch_full) client_->Wake();
   return WriteResult(std::move(appended->result));

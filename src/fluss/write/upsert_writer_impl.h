@@ -8,10 +8,12 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "fluss/client.h"
 #include "fluss/row/key_encoding.h"
+#include "fluss/row/partition_name.h"
 #include "fluss/write/row_validator.h"
 #include "fluss/write/writer_client.h"
 
@@ -21,7 +23,8 @@ class UpsertWriterImpl : public UpsertWriter {
  public:
   /// `target_columns`: table column indexes of a partial update (any order, no duplicates,
   /// every primary-key column, every other column nullable); empty = full rows. Fails with
-  /// kInvalidArgument naming the problem, kUnsupported for a partitioned table.
+  /// kInvalidArgument naming the problem. Rows of a partitioned table go to the partition their
+  /// partition columns (part of the primary key) name.
   static Result<std::shared_ptr<UpsertWriterImpl>> Create(std::shared_ptr<WriterClient> client, TableInfo table,
                                                           std::vector<int32_t> target_columns);
 
@@ -37,7 +40,8 @@ class UpsertWriterImpl : public UpsertWriter {
 
  private:
   UpsertWriterImpl(std::shared_ptr<WriterClient> client, TableInfo table, row::KeyEncoding keys,
-                   std::shared_ptr<const WriteTable> target, std::vector<int32_t> target_columns);
+                   std::shared_ptr<const WriteTable> target, std::vector<int32_t> target_columns,
+                   std::optional<row::PartitionNamer> partitions);
 
   /// Checks the call (connection open, one value per column), encodes the key and files the
   /// record: an upsert of `row` when `upsert`, else a delete of the key in `values`.
@@ -54,6 +58,7 @@ class UpsertWriterImpl : public UpsertWriter {
   const std::shared_ptr<const WriteTable> target_;
   const std::vector<int32_t> target_columns_;  // ascending; every column for a full-row writer
   std::vector<bool> written_;                  // per column: written by this writer
+  const std::optional<row::PartitionNamer> partitions_;  // partitioned tables only
   const std::shared_ptr<WriteTracker> tracker_;
   const RecordAccumulator::BatchFactory make_batch_;
 };

@@ -8,7 +8,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include <arrow/buffer.h>
@@ -34,9 +36,22 @@ struct WriteRecord {
   std::string_view key;        ///< KV only: primary-key bytes (protocol-data.md section 6)
 };
 
+/// A bucket as writers address it: the table bucket and, for a partitioned table, the name of
+/// its partition. A writer knows the name (from the row's partition columns) but not always the
+/// partition id: the sender resolves it before the batch is queued (Java: PhysicalTablePath).
+struct PhysicalBucket {
+  metadata::TableBucket bucket;  ///< partition_id unset until the sender resolves it
+  std::string partition_name;    ///< empty for a non-partitioned table
+
+  friend bool operator<(const PhysicalBucket& a, const PhysicalBucket& b) {
+    return std::tie(a.bucket, a.partition_name) < std::tie(b.bucket, b.partition_name);
+  }
+};
+
 /// The table a batch belongs to, shared by every batch of one writer.
 struct WriteTable {
   TablePath path;
+  std::vector<std::string> partition_keys;  ///< partitioned tables: to turn names into specs
   int64_t table_id = -1;
   int16_t schema_id = 0;
   std::shared_ptr<arrow::Schema> schema;
@@ -47,8 +62,8 @@ struct WriteTable {
 
 class WriteBatch {
  public:
-  WriteBatch(std::shared_ptr<const WriteTable> table, metadata::TableBucket bucket)
-      : table_(std::move(table)), bucket_(bucket), created_(net::Clock::now()) {}
+  WriteBatch(std::shared_ptr<const WriteTable> table, PhysicalBucket where)
+      : table_(std::move(table)), where_(std::move(where)), created_(net::Clock::now()) {}
   virtual ~WriteBatch() = default;
 
   virtual RequestKind kind() const = 0;
@@ -66,7 +81,15 @@ class WriteBatch {
   virtual void SetWriterAndSequence(int64_t writer_id, int32_t batch_sequence) = 0;
 
   const std::shared_ptr<const WriteTable>& table() const { return table_; }
-  const metadata::TableBucket& bucket() const { return bucket_; }
+  /// The table bucket; for a partitioned table its partition id is set once resolved.
+  const metadata::TableBucket& bucket() const { return where_.bucket; }
+  const PhysicalBucket& physical_bucket() const { return where_; }
+  /// Empty for a non-partitioned table.
+  const std::string& partition_name() const { return where_.partition_name; }
+  /// True for a batch of a partition whose id is not resolved yet.
+  bool unresolved() const { return !where_.partition_name.empty() && !where_.bucket.partition_id; }
+  /// Sets the id of partition_name() (I/O thread, before the batch is queued).
+  void ResolvePartition(int64_t partition_id) { where_.bucket.partition_id = partition_id; }
   const std::shared_ptr<arrow::Buffer>& encoded() const { return encoded_; }
   net::Clock::time_point created() const { return created_; }
 
@@ -88,7 +111,7 @@ class WriteBatch {
 
  private:
   std::shared_ptr<const WriteTable> table_;
-  metadata::TableBucket bucket_;
+  PhysicalBucket where_;
   net::Clock::time_point created_;  ///< the delivery timeout counts from here
 };
 
@@ -100,8 +123,8 @@ class EncodedOnAppendBatch : public WriteBatch {
  public:
   /// `args` construct the builder.
   template <typename... Args>
-  EncodedOnAppendBatch(std::shared_ptr<const WriteTable> table, metadata::TableBucket bucket, Args&&... args)
-      : WriteBatch(std::move(table), bucket), builder_(std::forward<Args>(args)...) {}
+  EncodedOnAppendBatch(std::shared_ptr<const WriteTable> table, PhysicalBucket where, Args&&... args)
+      : WriteBatch(std::move(table), std::move(where)), builder_(std::forward<Args>(args)...) {}
   int64_t size_in_bytes() const override { return builder_.size_in_bytes(); }
   Status Close() override {
     if (encoded_) return Status::OK();

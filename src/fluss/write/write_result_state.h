@@ -20,6 +20,11 @@ struct WriteResult::State {
   Status status;  // first failure among the parts
   std::vector<StatusCallback> waiters;
 
+  /// Adds `n` parts (before the parts that exist have all completed).
+  void AddParts(int n) {
+    std::lock_guard<std::mutex> lock(mu);
+    parts += n;
+  }
   /// Records the outcome of one part; completes when every part has reported.
   void CompletePart(const Status& st);
 };

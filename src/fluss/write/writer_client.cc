@@ -18,7 +18,7 @@ std::shared_ptr<WriteTracker> WriterClient::NewTracker() {
 }
 
 Result<RecordAccumulator::Appended> WriterClient::Append(const std::shared_ptr<WriteTracker>& tracker,
-                                                         const metadata::TableBucket& bucket,
+                                                         const PhysicalBucket& bucket,
                                                          const WriteRecord& record,
                                                          const RecordAccumulator::BatchFactory& make) {
   if (cluster_->closed()) return Status::Closed("the connection is closed");
@@ -35,7 +35,7 @@ Status WriterClient::AddClosed(const std::shared_ptr<WriteTracker>& tracker, std
   return Status::OK();
 }
 
-void WriterClient::ScheduleLinger(std::weak_ptr<WriteTracker> tracker, metadata::TableBucket bucket, uint64_t id) {
+void WriterClient::ScheduleLinger(std::weak_ptr<WriteTracker> tracker, PhysicalBucket bucket, uint64_t id) {
   asio::post(cluster_->io(), [self = shared_from_this(), tracker = std::move(tracker), bucket, id] {
     if (self->cluster_->closed()) return;
     auto timer = self->cluster_->NewTimer();

@@ -31,7 +31,7 @@ class WriterClient : public std::enable_shared_from_this<WriterClient> {
   /// Fails with kClosed after the connection closed, or with the batch's encoding error.
   /// `batch_full` in the result says the batch filled up (bucket assigners move on).
   Result<RecordAccumulator::Appended> Append(const std::shared_ptr<WriteTracker>& tracker,
-                                             const metadata::TableBucket& bucket, const WriteRecord& record,
+                                             const PhysicalBucket& bucket, const WriteRecord& record,
                                              const RecordAccumulator::BatchFactory& make);
   /// Queues a closed batch (a whole Arrow input) accounted as `bytes`, and sends it.
   Status AddClosed(const std::shared_ptr<WriteTracker>& tracker, std::unique_ptr<WriteBatch> batch,
@@ -51,7 +51,7 @@ class WriterClient : public std::enable_shared_from_this<WriterClient> {
   const std::shared_ptr<metadata::Cluster>& cluster() const { return cluster_; }
 
  private:
-  void ScheduleLinger(std::weak_ptr<WriteTracker> tracker, metadata::TableBucket bucket, uint64_t id);
+  void ScheduleLinger(std::weak_ptr<WriteTracker> tracker, PhysicalBucket bucket, uint64_t id);
 
   std::shared_ptr<metadata::Cluster> cluster_;
   std::shared_ptr<MemoryLimiter> memory_;
