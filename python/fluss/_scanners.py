@@ -73,7 +73,7 @@ class LogScanner:
     def _check_bucket(self, method: str, bucket_id) -> int:
         bucket_id = _int_arg(method, "bucket_id", bucket_id, 0)
         if bucket_id >= self._info.num_buckets:
-            raise FlussError(f"{method}: bucket_id {bucket_id} is outside table {self._info.table_path} "
+            raise FlussError(f"{method}: bucket {bucket_id} is outside table {self._info.table_path} "
                              f"({self._info.num_buckets} buckets)")
         return bucket_id
 

@@ -58,6 +58,12 @@ Found: name=Alice, age=25
 None
 {'id': 3, 'name': 'Charlie', 'age': 35}
 """,
+    "partitioned_tables.py": """
+['EU', 'US']
+ id region  value
+  1     US    100
+  2     EU    200
+""",
     "error_handling.py": """
 Fluss error: table fluss.example_errors: Table fluss.example_errors already exists.
 table not found: code 7

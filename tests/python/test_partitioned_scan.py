@@ -221,7 +221,7 @@ async def test_bucket_calls_refused_on_the_wrong_kind_of_table(conn, admin, data
         (lambda: scanner.subscribe_partition(-1, 0, 0), "partition_id must be an int >= 0, got -1"),
         (lambda: scanner.subscribe_partition("1", 0, 0), "partition_id must be an int >= 0, got '1'"),
         (lambda: scanner.subscribe_partition(True, 0, 0), "partition_id must be an int >= 0, got True"),
-        (lambda: scanner.subscribe_partition(us, 2, 0), "bucket_id 2 is outside table"),
+        (lambda: scanner.subscribe_partition(us, 2, 0), "bucket 2 is outside table"),
         (lambda: scanner.subscribe_partition(us, -1, 0), "bucket_id must be an int >= 0, got -1"),
         (lambda: scanner.subscribe_partition(us, 0, -3), "start_offset must be an offset >= 0"),
         (lambda: scanner.subscribe_partition(us, 0, 1.5), "start_offset must be an offset >= 0"),
@@ -234,7 +234,7 @@ async def test_bucket_calls_refused_on_the_wrong_kind_of_table(conn, admin, data
             call()
         assert e.value.error_code == -2
     # A bad item subscribes none of the items.
-    with pytest.raises(fluss.FlussError, match="bucket_id 5 is outside"):
+    with pytest.raises(fluss.FlussError, match="bucket 5 is outside"):
         scanner.subscribe_partition_buckets({(us, 0): fluss.EARLIEST_OFFSET, (us, 1): fluss.EARLIEST_OFFSET,
                                              (us, 5): fluss.EARLIEST_OFFSET})
     await write(table, [(1, "US")])
