@@ -34,6 +34,8 @@ class TableBucket:
 
     @staticmethod
     def with_partition(table_id: int, partition_id: int, bucket: int) -> "TableBucket":
+        """Bucket ``bucket`` of partition ``partition_id`` (a ``PartitionInfo.partition_id``) of
+        table ``table_id``: what records read from a partitioned table carry."""
         tb = TableBucket(table_id, bucket)
         tb.partition_id = partition_id
         return tb
@@ -52,6 +54,12 @@ class TableBucket:
         return f"TableBucket(table_id={self.table_id}{p}, bucket={self.bucket_id})"
 
 
+def _where(bucket: TableBucket) -> str:
+    """``bucket=3``, or ``partition_id=12, bucket=3`` for a bucket of a partition."""
+    p = f"partition_id={bucket.partition_id}, " if bucket.partition_id is not None else ""
+    return f"{p}bucket={bucket.bucket_id}"
+
+
 class ScanRecord:
     """One record from a record scanner's ``poll``."""
 
@@ -65,7 +73,7 @@ class ScanRecord:
         self.row = row                  #: {column: value}
 
     def __repr__(self) -> str:
-        return (f"ScanRecord(bucket={self.bucket.bucket_id}, offset={self.offset}, timestamp={self.timestamp}, "
+        return (f"ScanRecord({_where(self.bucket)}, offset={self.offset}, timestamp={self.timestamp}, "
                 f"change_type={self.change_type.short_string()}, row={self.row})")
 
 
@@ -82,5 +90,5 @@ class RecordBatch:
         self.last_offset = last_offset
 
     def __repr__(self) -> str:
-        return (f"RecordBatch(bucket={self.bucket.bucket_id}, base_offset={self.base_offset}, "
+        return (f"RecordBatch({_where(self.bucket)}, base_offset={self.base_offset}, "
                 f"last_offset={self.last_offset}, num_rows={self.batch.num_rows})")
