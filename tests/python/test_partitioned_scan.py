@@ -249,3 +249,29 @@ async def test_bucket_calls_refused_on_the_wrong_kind_of_table(conn, admin, data
         with pytest.raises(fluss.FlussError, match="is not partitioned: use subscribe"):
             call()
     plain_scanner.subscribe(0, fluss.EARLIEST_OFFSET)
+
+
+async def test_blocking_polls_over_partitions(conn, admin, database):
+    path, ids = await make_table(admin, database, "blocking", ["US", "EU"])
+    table = await conn.get_table(path)
+    await write(table, [(1, "US"), (2, "EU"), (3, "US")])
+    offsets = {(pid, 0): fluss.EARLIEST_OFFSET for pid in ids.values()}
+    arrow_scanner = await table.new_scan().create_batch_scanner()
+    arrow_scanner.subscribe_partition_buckets(offsets)
+    rows = []
+    deadline = time.monotonic() + 20
+    while len(rows) < 3 and time.monotonic() < deadline:
+        t = arrow_scanner.poll_arrow(500)
+        assert t.schema == SCHEMA
+        rows.extend(t.to_pylist())
+    assert sorted(r["id"] for r in rows) == [1, 2, 3]
+    assert arrow_scanner.poll_arrow(200).num_rows == 0
+    record_scanner = await table.new_scan().create_log_scanner()
+    record_scanner.subscribe_partition_buckets(offsets)
+    records = []
+    deadline = time.monotonic() + 20
+    while len(records) < 3 and time.monotonic() < deadline:
+        records.extend(record_scanner.poll(500))
+    assert sorted(key(r) for r in records) == sorted([(ids["US"], 0, 0, 1, "US", 10), (ids["EU"], 0, 0, 2, "EU", 20),
+                                                      (ids["US"], 0, 1, 3, "US", 30)])
+    assert f"partition_id={ids['US']}, bucket=0" in repr(next(r for r in records if r.row["id"] == 1))
