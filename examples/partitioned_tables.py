@@ -1,4 +1,4 @@
-"""Guide, Partitioned Tables: creating and listing partitions, writing, reading per partition."""
+"""Guide, Partitioned Tables: Creating and Managing Partitions, Writing, Reading."""
 
 import asyncio
 
@@ -10,16 +10,16 @@ from _setup import connect
 
 async def main():
     conn, admin = await connect()
-    await admin.drop_table(fluss.TablePath("fluss", "example_partitioned_events"), ignore_if_not_exists=True)
+    await admin.drop_table(fluss.TablePath("fluss", "partitioned_events"), ignore_if_not_exists=True)
 
-    # --- snippet (unchanged, but for the table path and the printing of the result) ---
+    # --- snippet: Creating and Managing Partitions (unchanged) ---
     schema = fluss.Schema(pa.schema([
         pa.field("id", pa.int32()),
         pa.field("region", pa.string()),
         pa.field("value", pa.int64()),
     ]))
 
-    table_path = fluss.TablePath("fluss", "example_partitioned_events")
+    table_path = fluss.TablePath("fluss", "partitioned_events")
     await admin.create_table(
         table_path,
         fluss.TableDescriptor(schema, partition_keys=["region"], bucket_count=1),
@@ -32,13 +32,18 @@ async def main():
 
     # List partitions
     partition_infos = await admin.list_partition_infos(table_path)
+    # --- end of snippet ---
+    print(sorted(p.partition_name for p in partition_infos))
 
+    # --- snippet: Writing (unchanged) ---
     table = await conn.get_table(table_path)
     writer = await table.new_append_writer()
     writer.append({"id": 1, "region": "US", "value": 100})
     writer.append({"id": 2, "region": "EU", "value": 200})
     await writer.flush()
+    # --- end of snippet ---
 
+    # --- snippet: Reading (unchanged) ---
     scanner = await table.new_scan().create_batch_scanner()
 
     # Subscribe to individual partitions
@@ -50,11 +55,9 @@ async def main():
         (p.partition_id, 0): fluss.EARLIEST_OFFSET for p in partition_infos
     })
 
-    df = scanner.to_pandas()
+    print(scanner.to_pandas())
     # --- end of snippet ---
 
-    print(sorted(p.partition_name for p in partition_infos))
-    print(df.sort_values("id").to_string(index=False))
     await admin.drop_table(table_path)
     conn.close()
 

@@ -15,6 +15,11 @@ namespace fluss {
 /// bucket leader with writer.acks. Failed sends are retried (after a metadata refresh when the
 /// error or a timeout suggests the leader moved) until client.writer.delivery-timeout; with
 /// idempotence (the default) a retried batch is stored once, in order.
+/// A partitioned table's rows go to the partition their partition columns name (the value
+/// strings the Java client builds, joined with '$'); the partition id is resolved at the
+/// coordinator when first needed. Rows of a partition that does not exist fail their handle
+/// and the next Flush with PARTITION_NOT_EXISTS (36) naming it, unless
+/// client.writer.dynamic-create-partition.enabled is true (then the writer creates it).
 class AppendWriter {
  public:
   virtual ~AppendWriter() = default;
@@ -33,7 +38,9 @@ class AppendWriter {
   /// Blocks until buffer memory is free; kTimeout after client.writer.buffer.wait-timeout.
   virtual Status WaitForBufferSpace() = 0;
   /// Appends an Arrow record batch whose fields match the table's columns by name and type
-  /// (kInvalidArgument naming the field otherwise). The batch is sent as is, no per-row work.
+  /// (kInvalidArgument naming the field otherwise). The batch is sent as is, no per-row work;
+  /// for a partitioned table it is split per partition first (every row's partition value is
+  /// checked before anything is queued: kInvalidArgument naming the row and column).
   virtual Result<WriteResult> WriteArrowBatch(const std::shared_ptr<arrow::RecordBatch>& batch) = 0;
   /// Closes every open batch and calls `done` when all writes appended before this call are
   /// complete. `done` gets OK only when no write failed since the previous flush (including

@@ -16,6 +16,9 @@ namespace fluss {
 /// Looks rows up by primary key (Lookup, to each bucket's leader). Concurrent lookups are
 /// batched per leader (up to client.lookup.max-batch-size keys per request) and never wait
 /// for each other's answers; leader changes are retried until client.request-timeout.
+/// For a partitioned table the key's partition columns name the partition (resolved at the
+/// coordinator when first needed); a key of a partition that does not exist is not found.
+/// A dropped (or dropped and re-created) table fails lookups with TABLE_NOT_EXIST (7).
 class Lookuper {
  public:
   virtual ~Lookuper() = default;

@@ -20,6 +20,8 @@ namespace fluss {
 /// idempotence, client.writer.delivery-timeout), sharing the connection's buffer memory.
 /// A writer made for a subset of the columns (a partial update) sends only those; the
 /// server keeps the other columns of existing rows as they are.
+/// A partitioned table's rows (and deletes) go to the partition their partition columns (part
+/// of the primary key) name, as AppendWriter's do, with the same PARTITION_NOT_EXISTS rule.
 class UpsertWriter {
  public:
   virtual ~UpsertWriter() = default;

@@ -112,6 +112,8 @@ class FlussAdmin:
                 column type, naming the column; 7 TABLE_NOT_EXIST unless
                 ``ignore_if_not_exists``; 56 INVALID_ALTER_TABLE_EXCEPTION or 39
                 INVALID_CONFIG_EXCEPTION for a change the server refuses.
+            TypeError: for an ``add_columns`` entry that is not a ``pyarrow.Field`` (e.g. a
+                bare column name: a new column needs its type).
         """
         import pyarrow as pa
 

@@ -112,6 +112,10 @@ class UpsertWriter(_WriterBase):
 
     def delete(self, pk) -> WriteResultHandle:  # replaced per instance by the native method
         """Deletes the row with primary key ``pk`` (nothing happens when there is none).
+        Through a partial-update writer (``new_upsert(columns=...)``) Fluss deletes only the
+        target columns: they become null, and the row goes away only when every other
+        non-key column is null already. For a partitioned table the key's partition columns
+        name the partition (PARTITION_NOT_EXISTS (36) as for ``upsert`` when it does not exist).
 
         Args:
             pk: the primary-key values: a dict ``{pk_column: value}`` holding every

@@ -137,6 +137,7 @@ class AppendWriter(_WriterBase):
     def __init__(self, native, table_info: TableInfo):
         self._n = native
         self._schema = table_info.get_schema().arrow_schema
+        self._partitioned = table_info.is_partitioned()
         # Bind the native hot path directly: no Python frame per row. (A bound method of the
         # native object only: storing one of self would make a reference cycle that keeps the
         # connection's sockets and I/O thread alive until the cycle collector runs.)
@@ -159,11 +160,17 @@ class AppendWriter(_WriterBase):
         ``asyncio.to_thread``) it waits with the GIL released for at most
         ``client.writer.buffer.wait-timeout`` (default: without limit), then raises that error.
 
+        A row of a partitioned table goes to the partition its partition columns name (the
+        value strings Java builds, joined with ``$``); the partition must exist: otherwise the
+        row's handle and the next ``flush()`` fail with PARTITION_NOT_EXISTS (36) naming it, and
+        the rows of other partitions are written. With
+        ``client.writer.dynamic-create-partition.enabled`` true the writer creates it instead.
+
         Raises:
             FlussError: naming the column for an unknown key, a wrong type, an out-of-range value,
-                a missing NOT NULL value (or NaT in a NOT NULL column) or a wrong row length
-                (error_code -2); the retriable buffer-full error above. Nothing already queued is
-                lost.
+                a missing NOT NULL value (or NaT in a NOT NULL column), a wrong row length, or a
+                null or unusable partition-column value (error_code -2); the retriable
+                buffer-full error above. Nothing already queued is lost.
         """
         return self._n.append(row)
 
@@ -201,7 +208,11 @@ class AppendWriter(_WriterBase):
 
     def write_arrow_batch(self, batch: pa.RecordBatch) -> WriteResultHandle:
         """Appends a ``pyarrow.RecordBatch`` whose columns match the table's names and types.
-        Sent without per-row conversion. Raises FlussError naming a mismatched column."""
+        Sent without per-row conversion; for a partitioned table the batch is split per
+        partition (rows keep their order within each), and for bucket keys per bucket. Raises
+        FlussError naming a mismatched column, or the row and column of a null or unusable
+        partition value (then nothing of the batch is written). Missing partitions fail as for
+        ``append``."""
         return self._write_arrow_batch(batch)
 
     def write_arrow(self, table: pa.Table) -> None:
@@ -210,6 +221,9 @@ class AppendWriter(_WriterBase):
         of the table is written."""
         if not isinstance(table, pa.Table):
             raise FlussError(f"write_arrow: expected a pyarrow.Table, got {type(table).__name__}")
+        if self._partitioned and table.num_rows > 0:
+            # One batch, so every row's partition value is checked before anything is queued.
+            table = table.combine_chunks()
         batches = [self._conform(b, "write_arrow") for b in table.to_batches()]
         for batch in batches:
             self._n.write_arrow_batch(batch)

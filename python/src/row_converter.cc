@@ -163,8 +163,7 @@ Status RowConverter::Convert(PyObject* row, std::vector<Value>* out) const {
           std::string name = r ? PyUnicode_AsUTF8(r) : "?";
           Py_XDECREF(r);
           PyErr_Clear();
-          return Status::InvalidArgument(shape_.noun + " has key " + name + " which is not a column of " +
-                                         shape_.columns);
+          return Status::InvalidArgument(shape_.noun + ": " + name + " is not a column of " + shape_.columns);
         }
       }
     }
@@ -176,8 +175,9 @@ Status RowConverter::Convert(PyObject* row, std::vector<Value>* out) const {
   if (PyList_Check(row) || PyTuple_Check(row)) {
     const Py_ssize_t len = PySequence_Fast_GET_SIZE(row);
     if (static_cast<size_t>(len) != n)
-      return Status::InvalidArgument(shape_.noun + " has " + std::to_string(len) + " values but " + shape_.columns +
-                                     " has " + std::to_string(n) + " columns");
+      return Status::InvalidArgument(shape_.noun + " has " + std::to_string(len) + (len == 1 ? " value" : " values") +
+                                     " but " + shape_.columns + " has " + std::to_string(n) +
+                                     (n == 1 ? " column" : " columns"));
     PyObject** items = PySequence_Fast_ITEMS(row);
     for (size_t i = 0; i < n; ++i) FLUSS_RETURN_NOT_OK(ConvertValue(columns_[i], items[i], &(*out)[i]));
     return Status::OK();

@@ -19,8 +19,8 @@ namespace fluss::py {
 
 /// How error messages name what a converter reads: `noun` is the Python argument ("row",
 /// "key", "prefix"), `columns` what its columns are ("the table", "the primary key (id, name)").
-/// Messages read "row has key 'x' which is not a column of the table", "key has 1 values but
-/// the primary key (id, name) has 2 columns". With `every_column` a dict must hold every
+/// Messages read "row: 'x' is not a column of the table", "key has 1 value but the primary
+/// key (id, name) has 2 columns". With `every_column` a dict must hold every
 /// column (keys); otherwise a missing key is null.
 struct RowShape {
   std::string noun = "row";

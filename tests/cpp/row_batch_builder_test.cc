@@ -100,7 +100,7 @@ TEST(RowBatchBuilder, ValidateNamesTheColumnAndAppendsNothing) {
        "column 'amount' (decimal128(3, 1)): value 100.0 has more than 3 digits"},
       {{Value::Int(1), Value::Null(), Value::Null(), Value::Null(), Value::Int(5)},
        "column 'name' (string) cannot take a int value"},
-      {{Value::Int(1)}, "row has 1 values but the table has 5 columns"},
+      {{Value::Int(1)}, "row has 1 value but the table has 5 columns"},
   };
   for (const auto& c : cases) {
     Status st = RowValidator(schema).Check(c.row.data(), c.row.size());

@@ -58,11 +58,11 @@ Found: name=Alice, age=25
 None
 {'id': 3, 'name': 'Charlie', 'age': 35}
 """,
-    "partitioned_tables.py": """
-['EU', 'US']
- id region  value
-  1     US    100
-  2     EU    200
+    "partitioned_pk_tables.py": """
+{'user_id': 1, 'region': 'US', 'score': 1234}
+None
+partition not found: code 36
+{'user_id': 2, 'region': 'US', 'score': 5678}
 """,
     "error_handling.py": """
 Fluss error: table fluss.example_errors: Table fluss.example_errors already exists.
@@ -82,7 +82,6 @@ def _run(name, bootstrap_servers):
     return out.stdout
 
 
-# Examples of what the C++ core cannot do yet: expected to fail until it can (then they pass).
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_example_prints_expected_output(name, bootstrap_servers):
     assert _run(name, bootstrap_servers).strip("\n") == EXPECTED[name].strip("\n")
@@ -97,6 +96,16 @@ def test_offsets_example(bootstrap_servers):
     assert lines[2] == "partition US latest: {0: 0}"
 
 
+def test_partitioned_tables_example(bootstrap_servers):
+    lines = _run("partitioned_tables.py", bootstrap_servers).splitlines()
+    assert lines[0] == "['EU', 'US']"
+    # to_pandas over two partitions: each partition's rows in order, the partitions in either order.
+    assert lines[1].split() == ["id", "region", "value"]
+    rows = [tuple(line.split()) for line in lines[2:]]
+    assert [r[0] for r in rows] == ["0", "1"], lines  # the pandas index
+    assert sorted(r[1:] for r in rows) == [("1", "US", "100"), ("2", "EU", "200")], lines
+
+
 def test_every_example_is_tested():
     examples = {p.name for p in (ROOT / "examples").glob("*.py") if not p.name.startswith("_")}
-    assert examples == set(EXPECTED) | {"offsets.py", "quick_start.py"}
+    assert examples == set(EXPECTED) | {"offsets.py", "quick_start.py", "partitioned_tables.py"}

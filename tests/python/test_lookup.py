@@ -108,7 +108,7 @@ BAD_KEYS = [
     ([None], "id"),
     ({"id": "one"}, "id"),               # wrong type
     ({"id": 1, "v": "x"}, "'v'"),        # not a primary-key column
-    ([1, "x"], "1 columns"),             # wrong length
+    ([1, "x"], "has 1 column"),          # wrong length
     ("1", "dict, list or tuple"),
 ]
 

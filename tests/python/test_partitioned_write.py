@@ -221,3 +221,41 @@ async def test_auto_partitioned_table_is_created_listed_written_and_read(conn, a
     ids = await partition_ids(admin, path)
     assert await read_partition(table, ids[names[0]]) == [(0, names[0], 0), (2, names[0], 2)]
     assert await read_partition(table, ids[names[1]]) == [(1, names[1], 1), (3, names[1], 3)]
+
+
+async def test_partition_dropped_while_writing_fails_only_its_rows(conn, admin, database):
+    import asyncio
+    path = await make_table(admin, database, "dropped", ["US", "EU"])
+    table = await conn.get_table(path)
+    writer = await table.new_append_writer()
+    writer.append({"id": 0, "region": "US", "value": 0})
+    writer.append({"id": 0, "region": "EU", "value": 0})
+    await writer.flush()
+    await admin.drop_partition(path, {"region": "EU"})
+    # The tablet server stops the dropped partition's replica shortly after the coordinator
+    # dropped it; writes that reach it before are still acknowledged. Write until they fail.
+    us_ids = [0]
+    failure = None
+    for i in range(1, 201):
+        gone = writer.append({"id": i, "region": "EU", "value": i})
+        kept = writer.append({"id": i, "region": "US", "value": i})
+        us_ids.append(i)
+        try:
+            await writer.flush()
+        except fluss.FlussError as e:
+            failure = e
+            await kept.wait()  # the other partition's rows of the same flush are written
+            with pytest.raises(fluss.FlussError) as handle_error:
+                await gone.wait()
+            assert handle_error.value.error_code == 36
+            break
+        await asyncio.sleep(0.05)
+    assert failure is not None, "writes to the dropped partition kept succeeding"
+    assert failure.error_code == 36 and "'EU'" in str(failure), failure
+    # Re-created under the same name: a new partition id, and the same writer writes to it.
+    await admin.create_partition(path, {"region": "EU"})
+    writer.append({"id": 1000, "region": "EU", "value": 5})
+    await writer.flush()
+    ids = await partition_ids(admin, path)
+    assert await read_partition(table, ids["US"]) == [(i, "US", i) for i in us_ids]
+    assert await read_partition(table, ids["EU"]) == [(1000, "EU", 5)]

@@ -81,7 +81,13 @@ asio::awaitable<Result<std::shared_ptr<arrow::RecordBatch>>> LimitScan(std::shar
   for (int attempt = 0;; ++attempt) {
     if (cluster->closed()) co_return Status::Closed("the connection is closed");
     Status ready = co_await cluster->WaitForLeaders(table.table_path, table.num_buckets, deadline);
-    if (!ready.ok()) co_return last.ok() ? ready : last;
+    // A table that is gone (TABLE_NOT_EXIST) is reported as such, not as the retriable error
+    // that led to the refresh; a timeout reports the last error seen.
+    if (!ready.ok()) co_return (last.ok() || !ready.IsRetriable() ? ready : last).WithContext(where);
+    const auto current = cluster->metadata().TableId(table.table_path);
+    if (current && *current != table.table_id)
+      co_return Status::Server(protocol::TABLE_NOT_EXIST, where + ": the table was dropped (a new table of that name has id " +
+                                                              std::to_string(*current) + ")");
     auto leader = cluster->metadata().Leader(table.table_path, bucket);
     auto conn = leader ? cluster->TabletServer(*leader) : nullptr;
     Result<proto::LimitScanResponse> resp = Status::Network("no leader known for the bucket");

@@ -41,8 +41,9 @@ Status RowValidator::Check(const Value* values, size_t count) const {
   const arrow::Schema& schema = *schema_;
   FLUSS_RETURN_NOT_OK(unsupported_);
   if (count != static_cast<size_t>(schema.num_fields()))
-    return Status::InvalidArgument("row has " + std::to_string(count) + " values but the table has " +
-                                   std::to_string(schema.num_fields()) + " columns");
+    return Status::InvalidArgument("row has " + std::to_string(count) + (count == 1 ? " value" : " values") +
+                                   " but the table has " + std::to_string(schema.num_fields()) +
+                                   (schema.num_fields() == 1 ? " column" : " columns"));
   for (size_t i = 0; i < count; ++i) {
     const arrow::Field& f = *schema.field(static_cast<int>(i));
     const Value& v = values[i];
