@@ -1,18 +1,13 @@
 #include "fluss/scan/log_scanner_impl.h"
 
-#include <arrow/buffer.h>
 #include <arrow/record_batch.h>
 #include <arrow/table.h>
-#include <arrow/type.h>
 
 #include <algorithm>
 #include <set>
 #include <utility>
 
-#include "fluss/protocol/errors.h"
 #include "fluss/protocol/fetch_log.h"
-#include "fluss/record/arrow_log.h"
-#include "fluss/record/indexed_log.h"
 #include "fluss/scan/list_offsets.h"
 
 namespace fluss::scan {
@@ -48,40 +43,10 @@ Result<std::shared_ptr<LogScannerImpl>> LogScannerImpl::Create(std::shared_ptr<m
   if (format != "ARROW" && format != "INDEXED")
     return Status::Unsupported("table " + table.table_path.ToString() + " uses log format " + format +
                                "; this scanner reads ARROW and INDEXED");
+  const bool arrow_format = format == "ARROW";
+  FLUSS_ASSIGN_OR_RETURN(auto decoder, ProjectedDecoder::Create(cluster, table, arrow_format, std::move(projection)));
   std::shared_ptr<LogScannerImpl> s(new LogScannerImpl(std::move(cluster), std::move(table)));
-  s->arrow_format_ = format == "ARROW";
-  const auto& full = s->table_.descriptor.schema.arrow_schema;
-  const int n = full->num_fields();
-  std::set<int32_t> seen;
-  for (int32_t i : projection) {
-    if (i < 0 || i >= n)
-      return Status::InvalidArgument("projection: column index " + std::to_string(i) + " is out of range (table has " +
-                                     std::to_string(n) + " columns)");
-    if (!seen.insert(i).second)
-      return Status::InvalidArgument("projection: column index " + std::to_string(i) + " appears twice");
-  }
-  s->projection_ = std::move(projection);
-  s->decoder_ = std::make_shared<LogBatchDecoder>(s->cluster_, s->table_, !s->arrow_format_);
-  // Projection pushdown names columns by position, resolved against each batch's own schema
-  // (protocol-data.md 2.5). Columns added by a schema change exist only in later batches, so
-  // once the handle's schema is not the first one the scanner fetches whole rows and projects
-  // them itself.
-  s->pushdown_ = s->arrow_format_ && !s->projection_.empty() && s->table_.schema_id <= 1;
-  if (s->projection_.empty()) {
-    s->read_schema_ = full;
-    s->out_schema_ = full;
-    return s;
-  }
-  s->sorted_projection_.assign(seen.begin(), seen.end());
-  std::vector<std::shared_ptr<arrow::Field>> read_fields, out_fields;
-  for (int32_t i : s->sorted_projection_) read_fields.push_back(full->field(i));
-  for (int32_t i : s->projection_) {
-    out_fields.push_back(full->field(i));
-    s->reorder_.push_back(static_cast<int>(std::lower_bound(s->sorted_projection_.begin(), s->sorted_projection_.end(), i) -
-                                           s->sorted_projection_.begin()));
-  }
-  s->read_schema_ = arrow::schema(read_fields);
-  s->out_schema_ = arrow::schema(out_fields);
+  s->decoder_ = std::move(decoder);
   return s;
 }
 
@@ -256,7 +221,7 @@ void LogScannerImpl::ReadBatchesAsync(Callback<std::vector<ScanBatch>> done) {
 }
 
 void LogScannerImpl::ToArrowAsync(Callback<std::shared_ptr<arrow::Table>> done) {
-  auto schema = out_schema_;
+  auto schema = decoder_->schema();
   ReadBatchesAsync([schema, done = std::move(done)](Result<std::vector<ScanBatch>> r) {
     if (!r.ok()) return done(r.status());
     std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
@@ -373,7 +338,7 @@ asio::awaitable<void> LogScannerImpl::RunFetch(std::shared_ptr<FetchInFlight> f,
         error = raw.status();
       } else {
         const auto first = FirstOffsets(*raw);
-        auto batches = co_await DecodeFetched(std::move(*raw));
+        auto batches = co_await decoder_->DecodeFetched(std::move(*raw));
         if (!batches.ok()) {
           Rewind(first, positions);  // a failed decode skips nothing: the next fetch retries it
           error = batches.status();
@@ -519,7 +484,7 @@ asio::awaitable<Result<std::vector<ScanBatch>>> LogScannerImpl::ReadToEnd() {
       next_positions = active;
       next = net::StartDeferred<std::vector<RawBatch>>(cluster_->io(), FetchRound(active, end, 0));
     }
-    auto batches = co_await DecodeFetched(std::move(round));
+    auto batches = co_await decoder_->DecodeFetched(std::move(round));
     if (!batches.ok()) {
       // Nothing from the bad batch on counts as read: let the fetch in flight end (it moves
       // the positions), then move them back to this round's start.
@@ -627,7 +592,7 @@ asio::awaitable<Result<LeaderFetch>> LogScannerImpl::FetchFromLeader(
   const auto& opts = cluster_->options();
   protocol::FetchLogTable fetch;
   fetch.table_id = table_.table_id;
-  if (pushdown_) fetch.projected_fields = sorted_projection_;
+  fetch.projected_fields = decoder_->pushed_down_columns();
   for (auto& [b, pos] : positions)
     fetch.buckets.push_back(protocol::FetchLogBucket{protocol::BucketRef{b.partition_id, b.bucket}, pos,
                                                      opts.fetch_max_bytes_for_bucket});
@@ -651,73 +616,6 @@ asio::awaitable<Result<LeaderFetch>> LogScannerImpl::FetchFromLeader(
   auto fetched = TakeLeaderFetch(*resp, positions, stop, path.ToString());
   if (fetched.ok() && fetched->invalidate_table) cluster_->metadata().InvalidateTable(path);
   co_return fetched;
-}
-
-Result<std::vector<ScanBatch>> LogScannerImpl::DecodeAll(std::vector<RawBatch> raw) const {
-  const bool projected = pushdown_;
-  std::vector<ScanBatch> out;
-  out.reserve(raw.size());
-  for (auto& r : raw) {
-    const std::string where = "table " + table_.table_path.ToString() + " " + r.bucket.ToString();
-    const auto& h = r.header;
-    // Projected fetches keep the original (stale) CRC, so only whole batches are checked.
-    if (!projected && record::ComputeBatchCrc(r.slice->data(), static_cast<size_t>(r.slice->size())) != h.crc)
-      return Status::Server(protocol::CORRUPT_RECORD_EXCEPTION,
-                            where + ": CRC mismatch in the batch at offset " + std::to_string(h.base_offset));
-    std::vector<int8_t> change_types;
-    auto rb = Decode(r.slice, h, &change_types);
-    if (!rb.ok()) return rb.status().WithContext(where);
-    if (!*rb) continue;
-    const int64_t to = std::min<int64_t>(r.to, (*rb)->num_rows());
-    if (to <= r.from) continue;
-    ScanBatch sb;
-    sb.bucket = r.bucket.bucket;
-    sb.partition_id = r.bucket.partition_id;
-    sb.base_offset = h.base_offset + r.from;
-    sb.last_offset = h.base_offset + to - 1;
-    sb.commit_timestamp = h.commit_timestamp;
-    if (r.from == 0 && to == (*rb)->num_rows()) sb.batch = *rb;
-    else sb.batch = (*rb)->Slice(r.from, to - r.from);
-    if (!change_types.empty()) sb.change_types.assign(change_types.begin() + r.from, change_types.begin() + to);
-    out.push_back(std::move(sb));
-  }
-  return out;
-}
-
-Result<std::shared_ptr<arrow::RecordBatch>> LogScannerImpl::Decode(const std::shared_ptr<arrow::Buffer>& slice,
-                                                                   const record::LogBatchHeader& h,
-                                                                   std::vector<int8_t>* change_types) const {
-  if (!pushdown_) {
-    // Whole rows (INDEXED, no projection, or a table whose schema changed): decode every
-    // column under the batch's own schema, then project in the client.
-    FLUSS_ASSIGN_OR_RETURN(auto rb, decoder_->Decode(slice, h, change_types));
-    if (!rb || projection_.empty()) return rb;
-    std::vector<std::shared_ptr<arrow::Array>> cols;
-    for (int32_t i : projection_) cols.push_back(rb->column(i));
-    return arrow::RecordBatch::Make(out_schema_, rb->num_rows(), std::move(cols));
-  }
-  FLUSS_ASSIGN_OR_RETURN(auto rb, record::DecodeArrowLogBatch(slice, h, read_schema_));
-  if (!rb) return rb;
-  if (!h.append_only()) {
-    const uint8_t* ct = slice->data() + h.header_size();
-    change_types->assign(reinterpret_cast<const int8_t*>(ct), reinterpret_cast<const int8_t*>(ct) + h.record_count);
-  }
-  if (reorder_.empty()) return rb;
-  std::vector<std::shared_ptr<arrow::Array>> cols;
-  for (int i : reorder_) cols.push_back(rb->column(i));
-  return arrow::RecordBatch::Make(out_schema_, rb->num_rows(), std::move(cols));
-}
-
-asio::awaitable<Result<std::vector<ScanBatch>>> LogScannerImpl::DecodeFetched(std::vector<RawBatch> raw) {
-  std::set<int16_t> others;
-  if (!pushdown_)
-    for (const auto& r : raw)
-      if (r.header.schema_id != table_.schema_id) others.insert(r.header.schema_id);
-  if (!others.empty()) {
-    Status st = co_await decoder_->AddMissing(std::vector<int16_t>(others.begin(), others.end()));
-    if (!st.ok()) co_return st.WithContext("table " + table_.table_path.ToString());
-  }
-  co_return DecodeAll(std::move(raw));
 }
 
 }  // namespace fluss::scan

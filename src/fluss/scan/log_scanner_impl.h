@@ -1,6 +1,7 @@
 // Log scanner: subscriptions keyed by table bucket (partition id included), a buffer of
-// fetched batches, fetches from bucket leaders (in parallel, one request per leader), Arrow
-// decoding and projection, and partitions dropped on the server leaving the subscription.
+// fetched batches, fetches from bucket leaders (in parallel, one request per leader; responses
+// taken apart by scan/leader_fetch.h, decoded by scan/projected_decoder.h), polls and bounded
+// reads, and partitions dropped on the server leaving the subscription.
 //
 // Thread affinity: Subscribe/Unsubscribe/Requeue and the start of PollAsync/ToArrowAsync run on
 // any thread and take `mu_`; the fetch coroutines run on the I/O thread and take `mu_` only to
@@ -23,7 +24,7 @@
 #include "fluss/proto/fluss_api.pb.h"
 #include "fluss/record/log_batch.h"
 #include "fluss/scan/leader_fetch.h"
-#include "fluss/scan/log_batch_decoder.h"
+#include "fluss/scan/projected_decoder.h"
 
 namespace fluss::scan {
 
@@ -48,7 +49,7 @@ class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<Lo
   void Wakeup() override { wakeup_ = true; }
   void ToArrowAsync(Callback<std::shared_ptr<arrow::Table>> done) override;
   void ReadBatchesAsync(Callback<std::vector<ScanBatch>> done) override;
-  const std::shared_ptr<arrow::Schema>& schema() const override { return out_schema_; }
+  const std::shared_ptr<arrow::Schema>& schema() const override { return decoder_->schema(); }
 
  private:
   struct Subscription {
@@ -112,30 +113,14 @@ class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<Lo
   asio::awaitable<Result<std::vector<RawBatch>>> FetchRound(Positions positions,
                                                             std::optional<std::map<TableBucket, int64_t>> stop,
                                                             int32_t wait_ms);
-  /// Checks CRCs and decodes fetched batches (the CPU part of reading).
-  Result<std::vector<ScanBatch>> DecodeAll(std::vector<RawBatch> raw) const;
-  /// DecodeAll after fetching the schemas of batches written under another schema id. I/O thread.
-  asio::awaitable<Result<std::vector<ScanBatch>>> DecodeFetched(std::vector<RawBatch> raw);
   asio::awaitable<Result<LeaderFetch>> FetchFromLeader(int32_t leader, std::map<TableBucket, int64_t> positions,
                                                        std::optional<std::map<TableBucket, int64_t>> stop,
                                                        int32_t wait_ms);
-  /// Decoded rows of one batch in the scanner's output schema, or nullptr for a batch without
-  /// records.
-  Result<std::shared_ptr<arrow::RecordBatch>> Decode(const std::shared_ptr<arrow::Buffer>& slice,
-                                                     const record::LogBatchHeader& header,
-                                                     std::vector<int8_t>* change_types) const;
   std::vector<ScanBatch> TakeBufferedLocked();
 
   std::shared_ptr<metadata::Cluster> cluster_;
   const TableInfo table_;
-  bool arrow_format_ = true;
-  bool pushdown_ = false;  // ARROW fetches ask the server for sorted_projection_ only
-  std::shared_ptr<LogBatchDecoder> decoder_;  // whole rows under any schema id
-  std::vector<int32_t> projection_;         // requested order (empty: all columns)
-  std::vector<int32_t> sorted_projection_;  // what an ARROW fetch asks for (ascending)
-  std::vector<int> reorder_;                // output column i = decoded column reorder_[i]
-  std::shared_ptr<arrow::Schema> read_schema_;  // decoded batches (ascending projection)
-  std::shared_ptr<arrow::Schema> out_schema_;   // returned to the user
+  std::unique_ptr<ProjectedDecoder> decoder_;  // fetched batches -> the projected ScanBatches
 
   std::mutex mu_;
   std::map<TableBucket, Subscription> subs_;
