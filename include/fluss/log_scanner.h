@@ -1,4 +1,5 @@
-// fluss::LogScanner: reads the buckets of a log table (or the changelog of a primary-key table).
+// fluss::LogScanner: reads the buckets of a log table, of its partitions when it is partitioned
+// (or the changelog of a primary-key table).
 #pragma once
 
 #include <cstdint>
@@ -53,9 +54,10 @@ class LogScanner {
   /// non-partitioned table (use Unsubscribe).
   virtual Status UnsubscribePartition(int64_t partition_id, int32_t bucket) = 0;
   /// The partitions (ids) that left the subscription since the last call because the server
-  /// dropped them (or never had them): a fetch or offset lookup of one of their buckets
-  /// failed, and the coordinator confirmed the partition is gone. Their batches not yet
-  /// returned were dropped. Thread-safe.
+  /// dropped them (or never had them): reading one of their buckets found it missing (the
+  /// former leader answers UNKNOWN_TABLE_OR_BUCKET (21), briefly NOT_LEADER_OR_FOLLOWER (12),
+  /// or no leader is known) and the coordinator, asked for the partition by id, no longer
+  /// knows it. Their batches not yet returned were dropped. Thread-safe.
   virtual std::vector<int64_t> TakeDroppedPartitions() = 0;
   /// Returns the next batches of the subscribed buckets: as soon as any are fetched, or an empty
   /// list once `timeout_ms` passes (milliseconds, >= 0, else kInvalidArgument). A dropped
