@@ -275,3 +275,27 @@ async def test_blocking_polls_over_partitions(conn, admin, database):
     assert sorted(key(r) for r in records) == sorted([(ids["US"], 0, 0, 1, "US", 10), (ids["EU"], 0, 0, 2, "EU", 20),
                                                       (ids["US"], 0, 1, 3, "US", 30)])
     assert f"partition_id={ids['US']}, bucket=0" in repr(next(r for r in records if r.row["id"] == 1))
+
+
+async def test_changelog_of_a_partitioned_primary_key_table(conn, admin, database):
+    path = fluss.TablePath(database, "users")
+    schema = fluss.Schema(pa.schema([pa.field("user_id", pa.int32()), pa.field("region", pa.string()),
+                                     pa.field("score", pa.int64())]), primary_keys=["user_id", "region"])
+    await admin.create_table(path, fluss.TableDescriptor(schema, partition_keys=["region"], bucket_count=1))
+    for r in ("US", "EU"):
+        await admin.create_partition(path, {"region": r})
+    ids = {p.partition_name: p.partition_id for p in await admin.list_partition_infos(path)}
+    table = await conn.get_table(path)
+    writer = table.new_upsert()
+    writer.upsert({"user_id": 1, "region": "US", "score": 10})
+    writer.upsert({"user_id": 1, "region": "EU", "score": 20})
+    await writer.flush()
+    writer.upsert({"user_id": 1, "region": "US", "score": 11})
+    writer.delete({"user_id": 1, "region": "EU"})
+    await writer.flush()
+    scanner = await table.new_scan().create_log_scanner()
+    scanner.subscribe_partition_buckets({(pid, 0): fluss.EARLIEST_OFFSET for pid in ids.values()})
+    records = await poll_records(scanner, 5)
+    got = sorted((r.bucket.partition_id, r.offset, r.change_type.short_string(), r.row["score"]) for r in records)
+    assert got == sorted([(ids["US"], 0, "+I", 10), (ids["US"], 1, "-U", 10), (ids["US"], 2, "+U", 11),
+                          (ids["EU"], 0, "+I", 20), (ids["EU"], 1, "-D", 20)])
