@@ -44,9 +44,15 @@ class Table {
   Result<std::shared_ptr<PrefixLookuper>> NewPrefixLookuper(const std::vector<std::string>& lookup_columns);
   /// Reads at most `limit` rows of `bucket` (LimitScan): for a log table the first records of
   /// its log, for a primary-key table rows of its current state. `done` gets a record batch of
-  /// the table's schema. Fails with kInvalidArgument for a bucket outside the table or a limit
-  /// below 1.
+  /// the table's schema. Fails with kInvalidArgument for a bucket outside the table, a
+  /// partitioned table (use LimitScanPartitionAsync) or a limit below 1; TABLE_NOT_EXIST (7)
+  /// once the table was dropped.
   void LimitScanAsync(int32_t bucket, int32_t limit, Callback<std::shared_ptr<arrow::RecordBatch>> done);
+  /// LimitScanAsync of `bucket` of partition `partition_id` (PartitionInfo::partition_id) of a
+  /// partitioned table. Fails with kInvalidArgument for a non-partitioned table,
+  /// PARTITION_NOT_EXISTS (36) for a partition the coordinator does not know.
+  void LimitScanPartitionAsync(int64_t partition_id, int32_t bucket, int32_t limit,
+                               Callback<std::shared_ptr<arrow::RecordBatch>> done);
 
  private:
   friend class Connection;  // makes it (GetTableAsync)

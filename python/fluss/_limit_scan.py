@@ -22,30 +22,34 @@ def _check_limit(n) -> int:
     return n
 
 
-def _bucket_id(table: "FlussTable", bucket: Union[int, TableBucket]) -> int:
-    """The bucket number of ``bucket`` (an int or a TableBucket of this table), checked."""
+def _bucket_of(table: "FlussTable", bucket: Union[int, TableBucket]) -> TableBucket:
+    """``bucket`` (an int, or a TableBucket of this table, with its partition for a
+    partitioned table) as a TableBucket, checked."""
     info = table.get_table_info()
     path = info.table_path.table_path_str()
-    if info.is_partitioned():
-        raise FlussError(f"create_bucket_batch_scanner: table {path} is partitioned; limit scans of "
-                         f"partitioned tables are not supported by this client yet")
     if isinstance(bucket, TableBucket):
         if bucket.table_id != info.table_id:
             raise FlussError(f"create_bucket_batch_scanner: the bucket's table_id {bucket.table_id} is not the "
                              f"id {info.table_id} of table {path}")
-        if bucket.partition_id is not None:
+        if info.is_partitioned() and bucket.partition_id is None:
+            raise FlussError(f"create_bucket_batch_scanner: table {path} is partitioned: give a "
+                             f"TableBucket.with_partition(table_id, partition_id, bucket)")
+        if not info.is_partitioned() and bucket.partition_id is not None:
             raise FlussError(f"create_bucket_batch_scanner: table {path} is not partitioned but the bucket has "
                              f"partition_id {bucket.partition_id}")
-        b = bucket.bucket_id
+        tb = bucket
     elif isinstance(bucket, int) and not isinstance(bucket, bool):
-        b = bucket
+        if info.is_partitioned():
+            raise FlussError(f"create_bucket_batch_scanner: table {path} is partitioned: give a "
+                             f"TableBucket.with_partition(table_id, partition_id, bucket), not a bucket number")
+        tb = TableBucket(info.table_id, bucket)
     else:
         raise FlussError(f"create_bucket_batch_scanner: bucket must be an int or a TableBucket, "
                          f"got {type(bucket).__name__}")
-    if not 0 <= b < info.num_buckets:
-        raise FlussError(f"create_bucket_batch_scanner: bucket {b} is outside table {path} "
+    if not 0 <= tb.bucket_id < info.num_buckets:
+        raise FlussError(f"create_bucket_batch_scanner: bucket {tb.bucket_id} is outside table {path} "
                          f"({info.num_buckets} buckets)")
-    return b
+    return tb
 
 
 class BatchScanner:
@@ -62,7 +66,7 @@ class BatchScanner:
     def __init__(self, table: "FlussTable", bucket: Union[int, TableBucket], limit: int,
                  projection: Optional[List[int]]):
         self._table = table
-        self._bucket_id = _bucket_id(table, bucket)
+        self._bucket = _bucket_of(table, bucket)
         self._limit = _check_limit(limit)
         self._projection = projection
         schema = table.get_table_info().get_schema().arrow_schema
@@ -72,21 +76,23 @@ class BatchScanner:
     @property
     def bucket(self) -> TableBucket:
         """The TableBucket this scanner reads."""
-        return TableBucket(self._table.get_table_info().table_id, self._bucket_id)
+        return self._bucket
 
     async def next_batch(self) -> Optional[pa.RecordBatch]:
         """The scan's result as one ``pyarrow.RecordBatch`` (0 to ``limit`` rows, the scan's
         projected schema) on the first call, None on every later call.
 
         Raises:
-            FlussError: the server's error (e.g. 7 TABLE_NOT_EXIST); after an error or a
-                cancelled await nothing was returned, and the next call scans again.
+            FlussError: the server's error (e.g. 7 TABLE_NOT_EXIST, 36 PARTITION_NOT_EXISTS);
+                after an error or a cancelled await nothing was returned, and the next call
+                scans again.
         """
         if self._consumed:
             return None
         self._consumed = True
         try:
-            capsules = await self._table._n.limit_scan(self._bucket_id, self._limit)
+            b = self._bucket
+            capsules = await self._table._n.limit_scan(b.partition_id, b.bucket_id, self._limit)
         except BaseException:
             self._consumed = False
             raise
@@ -115,5 +121,5 @@ class BatchScanner:
         return (await self.to_arrow()).to_pandas()
 
     def __repr__(self) -> str:
-        return (f"BatchScanner({self._table.get_table_path().table_path_str()}, bucket={self._bucket_id}, "
+        return (f"BatchScanner({self._table.get_table_path().table_path_str()}, bucket={self._bucket!r}, "
                 f"limit={self._limit})")

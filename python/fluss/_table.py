@@ -95,12 +95,13 @@ class TableScan:
 
     def create_bucket_batch_scanner(self, bucket: Union[int, TableBucket]) -> BatchScanner:
         """A one-shot scanner of at most ``limit(n)`` rows of ``bucket`` (an int or a
-        TableBucket of this table): see ``BatchScanner``. The scan runs on its first
-        ``next_batch()``.
+        TableBucket of this table; for a partitioned table
+        ``TableBucket.with_partition(table_id, partition_id, bucket)``): see ``BatchScanner``.
+        The scan runs on its first ``next_batch()``.
 
         Raises:
             FlussError: without ``limit(n)`` first, for a bucket outside the table, a
-                TableBucket of another table, or a partitioned table (not supported yet).
+                TableBucket of another table, or one whose partition does not fit the table.
         """
         if self._limit is None:
             raise FlussError("create_bucket_batch_scanner: set a limit first: new_scan().limit(n)"

@@ -61,11 +61,13 @@ struct PyTable {
   nb::object NewPrefixLookuper(const std::vector<std::string>& names, const std::vector<int32_t>& positions) {
     return NewPyPrefixLookuper(ValueOrThrow(table->NewPrefixLookuper(names)), positions);
   }
-  /// An awaitable of the (schema, array) capsules of at most `limit` rows of `bucket`.
-  nb::object LimitScan(int32_t bucket, int32_t limit) {
+  /// An awaitable of the (schema, array) capsules of at most `limit` rows of `bucket` (of
+  /// partition `partition_id` for a partitioned table).
+  nb::object LimitScan(std::optional<int64_t> partition_id, int32_t bucket, int32_t limit) {
     auto t = table;
-    return Awaitable([t, bucket, limit](nb::object done) {
-      t->LimitScanAsync(bucket, limit, BatchCapsulesCallback(std::move(done)));
+    return Awaitable([t, partition_id, bucket, limit](nb::object done) {
+      if (partition_id) t->LimitScanPartitionAsync(*partition_id, bucket, limit, BatchCapsulesCallback(std::move(done)));
+      else t->LimitScanAsync(bucket, limit, BatchCapsulesCallback(std::move(done)));
     });
   }
   /// Table column indexes of the primary-key columns, in primary-key order.
@@ -92,7 +94,7 @@ void BindTable(nb::module_& m) {
       .def("new_upsert_writer", &PyTable::NewUpsertWriter, "columns"_a)
       .def("new_lookuper", &PyTable::NewLookuper)
       .def("new_prefix_lookuper", &PyTable::NewPrefixLookuper, "names"_a, "positions"_a)
-      .def("limit_scan", &PyTable::LimitScan, "bucket"_a, "limit"_a);
+      .def("limit_scan", &PyTable::LimitScan, "partition_id"_a.none(), "bucket"_a, "limit"_a);
 }
 
 }  // namespace fluss::py

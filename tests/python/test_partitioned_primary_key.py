@@ -4,6 +4,8 @@ lookups within one partition, and the same key in two partitions holds two rows.
 
 from __future__ import annotations
 
+import asyncio
+
 import pyarrow as pa
 import pytest
 
@@ -102,3 +104,53 @@ async def test_prefix_lookup_within_a_partition(conn, admin, database):
     rows = await prefix.lookup({"tenant": 3, "day": "2025-01-01"})
     assert sorted((r["item"], r["qty"]) for r in rows) == [(0, 30), (1, 31), (2, 32)]
     assert await prefix.lookup({"tenant": 3, "day": "2025-01-03"}) == []
+
+
+async def test_limit_scans_of_partitions(conn, admin, database):
+    path = await users_table(admin, database, ["US", "EU"], bucket_count=1)
+    table = await conn.get_table(path)
+    writer = table.new_upsert()
+    for i in range(5):
+        writer.upsert({"user_id": i, "region": "US", "score": i})
+        writer.upsert({"user_id": i, "region": "EU", "score": -i})
+    await writer.flush()
+    info = table.get_table_info()
+    ids = {p.partition_name: p.partition_id for p in await admin.list_partition_infos(path)}
+    eu = await table.new_scan().limit(100).create_bucket_batch_scanner(
+        fluss.TableBucket.with_partition(info.table_id, ids["EU"], 0)).to_arrow()
+    assert sorted(zip(eu.column("user_id").to_pylist(), eu.column("region").to_pylist(),
+                      eu.column("score").to_pylist())) == [(i, "EU", -i) for i in range(5)]
+    two = await table.new_scan().limit(2).create_bucket_batch_scanner(
+        fluss.TableBucket.with_partition(info.table_id, ids["US"], 0)).to_arrow()
+    assert two.num_rows == 2 and set(two.column("region").to_pylist()) == {"US"}
+    with pytest.raises(fluss.FlussError) as e:
+        table.new_scan().limit(1).create_bucket_batch_scanner(0)
+    assert "partitioned" in str(e.value)
+    await admin.drop_partition(path, {"region": "EU"})
+    gone = table.new_scan().limit(1).create_bucket_batch_scanner(
+        fluss.TableBucket.with_partition(info.table_id, ids["EU"], 0))
+    with pytest.raises(fluss.FlussError) as e:
+        # The coordinator forgets a dropped partition within moments; until then it is read.
+        for _ in range(200):
+            await gone.to_arrow()
+            gone = table.new_scan().limit(1).create_bucket_batch_scanner(
+                fluss.TableBucket.with_partition(info.table_id, ids["EU"], 0))
+            await asyncio.sleep(0.05)
+    assert e.value.error_code == 36, e.value
+
+
+async def test_limit_scan_of_a_partitioned_log_table(conn, admin, database):
+    path = fluss.TablePath(database, "plog")
+    schema = pa.schema([pa.field("id", pa.int32()), pa.field("region", pa.string())])
+    await admin.create_table(path, fluss.TableDescriptor(fluss.Schema(schema), partition_keys=["region"],
+                                                         bucket_count=1))
+    await admin.create_partition(path, {"region": "US"})
+    table = await conn.get_table(path)
+    writer = await table.new_append_writer()
+    for i in range(10):
+        writer.append({"id": i, "region": "US"})
+    await writer.flush()
+    pid = (await admin.list_partition_infos(path))[0].partition_id
+    t = await table.new_scan().limit(4).create_bucket_batch_scanner(
+        fluss.TableBucket.with_partition(table.get_table_info().table_id, pid, 0)).to_arrow()
+    assert t.column("id").to_pylist() == [0, 1, 2, 3]

@@ -85,9 +85,22 @@ Result<std::shared_ptr<PrefixLookuper>> Table::NewPrefixLookuper(const std::vect
   return std::static_pointer_cast<PrefixLookuper>(l);
 }
 
+namespace {
+void SpawnLimitScan(const std::shared_ptr<metadata::Cluster>& cluster, const TableInfo& info,
+                    std::optional<int64_t> partition_id, int32_t bucket, int32_t limit,
+                    Callback<std::shared_ptr<arrow::RecordBatch>> done) {
+  const metadata::TableBucket tb{info.table_id, partition_id, bucket};
+  cluster->Spawn<std::shared_ptr<arrow::RecordBatch>>(scan::LimitScan(cluster, info, tb, limit), std::move(done));
+}
+}  // namespace
+
 void Table::LimitScanAsync(int32_t bucket, int32_t limit, Callback<std::shared_ptr<arrow::RecordBatch>> done) {
-  impl_->cluster()->Spawn<std::shared_ptr<arrow::RecordBatch>>(
-      scan::LimitScan(impl_->cluster(), info_, bucket, limit), std::move(done));
+  SpawnLimitScan(impl_->cluster(), info_, std::nullopt, bucket, limit, std::move(done));
+}
+
+void Table::LimitScanPartitionAsync(int64_t partition_id, int32_t bucket, int32_t limit,
+                                    Callback<std::shared_ptr<arrow::RecordBatch>> done) {
+  SpawnLimitScan(impl_->cluster(), info_, partition_id, bucket, limit, std::move(done));
 }
 
 }  // namespace fluss

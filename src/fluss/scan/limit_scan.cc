@@ -7,6 +7,7 @@
 #include "fluss/proto/fluss_api.pb.h"
 #include "fluss/protocol/errors.h"
 #include "fluss/protocol/limit_scan.h"
+#include "fluss/scan/list_offsets.h"
 #include "fluss/record/arrow_log.h"
 #include "fluss/record/indexed_log.h"
 #include "fluss/record/log_batch.h"
@@ -62,35 +63,57 @@ Result<std::shared_ptr<arrow::RecordBatch>> DecodeLogRows(const LogBatchDecoder&
   return (*combined)->num_rows() > limit ? (*combined)->Slice(0, limit) : *combined;
 }
 
-}  // namespace
-
-asio::awaitable<Result<std::shared_ptr<arrow::RecordBatch>>> LimitScan(std::shared_ptr<metadata::Cluster> cluster,
-                                                                       TableInfo table, int32_t bucket, int32_t limit) {
-  const std::string where = "table " + table.table_path.ToString() + " bucket " + std::to_string(bucket);
-  if (table.IsPartitioned())
-    co_return Status::Unsupported("table " + table.table_path.ToString() + " is partitioned; limit scans of partitioned tables are not supported yet");
-  if (bucket < 0 || bucket >= table.num_buckets)
-    co_return Status::InvalidArgument("bucket " + std::to_string(bucket) + " is outside table " +
-                                      table.table_path.ToString() + " (" + std::to_string(table.num_buckets) + " buckets)");
-  if (limit < 1) co_return Status::InvalidArgument("limit scan: limit must be at least 1, got " + std::to_string(limit));
-  const auto deadline = Clock::now() + std::chrono::milliseconds(cluster->options().request_timeout_ms);
-  protocol::BucketRef ref;
-  ref.bucket_id = bucket;
-  const auto req = protocol::MakeLimitScanRequest(table.table_id, ref, limit);
-  Status last;
-  for (int attempt = 0;; ++attempt) {
-    if (cluster->closed()) co_return Status::Closed("the connection is closed");
+// The current leader of `bucket`, asked of the coordinator for a partition (its cached leader
+// may be stale), from the cache after WaitForLeaders otherwise. Retriable errors are retried by
+// the caller.
+asio::awaitable<Result<int32_t>> LeaderOf(std::shared_ptr<metadata::Cluster> cluster, const TableInfo& table,
+                                          const metadata::TableBucket& bucket, const std::string& where,
+                                          metadata::Clock::time_point deadline) {
+  if (bucket.partition_id) {
+    const std::vector<int64_t> ids{*bucket.partition_id};
+    auto missing = co_await cluster->RefreshPartitions(table.table_path, ids);
+    if (!missing.ok()) co_return missing.status().WithContext(where);
+    if (!missing->empty())
+      co_return Status::Server(protocol::PARTITION_NOT_EXISTS, where + ": the partition does not exist (dropped?)");
+  } else {
     Status ready = co_await cluster->WaitForLeaders(table.table_path, table.num_buckets, deadline);
-    // A table that is gone (TABLE_NOT_EXIST) is reported as such, not as the retriable error
-    // that led to the refresh; a timeout reports the last error seen.
-    if (!ready.ok()) co_return (last.ok() || !ready.IsRetriable() ? ready : last).WithContext(where);
+    if (!ready.ok()) co_return ready.WithContext(where);
     const auto current = cluster->metadata().TableId(table.table_path);
     if (current && *current != table.table_id)
       co_return Status::Server(protocol::TABLE_NOT_EXIST, where + ": the table was dropped (a new table of that name has id " +
                                                               std::to_string(*current) + ")");
-    auto leader = cluster->metadata().Leader(table.table_path, bucket);
-    auto conn = leader ? cluster->TabletServer(*leader) : nullptr;
-    Result<proto::LimitScanResponse> resp = Status::Network("no leader known for the bucket");
+  }
+  auto leader = cluster->metadata().Leader(bucket);
+  if (!leader) co_return Status::Network(where + ": no leader known for the bucket");
+  co_return *leader;
+}
+
+}  // namespace
+
+asio::awaitable<Result<std::shared_ptr<arrow::RecordBatch>>> LimitScan(std::shared_ptr<metadata::Cluster> cluster,
+                                                                       TableInfo table, metadata::TableBucket bucket,
+                                                                       int32_t limit) {
+  bucket.table_id = table.table_id;
+  const std::string where = "table " + table.table_path.ToString() + " " + bucket.ToString();
+  const std::vector<metadata::TableBucket> one{bucket};
+  Status checked = CheckBuckets(table, one);
+  if (!checked.ok()) co_return checked;
+  if (limit < 1) co_return Status::InvalidArgument("limit scan: limit must be at least 1, got " + std::to_string(limit));
+  const auto deadline = Clock::now() + std::chrono::milliseconds(cluster->options().request_timeout_ms);
+  protocol::BucketRef ref;
+  ref.partition_id = bucket.partition_id;
+  ref.bucket_id = bucket.bucket;
+  const auto req = protocol::MakeLimitScanRequest(table.table_id, ref, limit);
+  Status last;
+  for (int attempt = 0;; ++attempt) {
+    if (cluster->closed()) co_return Status::Closed("the connection is closed");
+    auto leader = co_await LeaderOf(cluster, table, bucket, where, deadline);
+    // A table or partition that is gone is reported as such, not as the retriable error that
+    // led to the refresh; a timeout reports the last error seen.
+    if (!leader.ok() && (!leader.status().IsRetriable() || Clock::now() >= deadline))
+      co_return last.ok() || !leader.status().IsRetriable() ? leader.status() : last.WithContext(where);
+    auto conn = leader.ok() ? cluster->TabletServer(*leader) : nullptr;
+    Result<proto::LimitScanResponse> resp = leader.ok() ? Status::Network("the leader is not in the server list") : leader.status();
     if (conn) resp = co_await cluster->Call<proto::LimitScanResponse>(conn, protocol::ApiKey::LIMIT_SCAN, req);
     Status failed = resp.status();
     if (resp.ok()) {
@@ -122,7 +145,7 @@ asio::awaitable<Result<std::shared_ptr<arrow::RecordBatch>>> LimitScan(std::shar
     }
     if (!failed.IsRetriable() || Clock::now() >= deadline) co_return failed.WithContext(where);
     last = failed;
-    cluster->metadata().InvalidateTable(table.table_path);
+    if (!bucket.partition_id) cluster->metadata().InvalidateTable(table.table_path);  // partitions: asked every attempt
     co_await cluster->Sleep(std::chrono::milliseconds(std::min(100 << std::min(attempt, 3), 1000)));
   }
 }

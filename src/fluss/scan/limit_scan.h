@@ -11,14 +11,19 @@
 #include <asio.hpp>
 
 #include "fluss/metadata/cluster.h"
+#include "fluss/metadata/table_bucket.h"
 #include "fluss/types.h"
 
 namespace fluss::scan {
 
-/// At most `limit` (> 0) rows of `bucket` of the non-partitioned table `table`. Leader changes
-/// are retried until client.request-timeout. Fails with kInvalidArgument for a bucket outside
-/// the table or a limit below 1, kUnsupported for a partitioned table, or the server's error.
+/// At most `limit` (> 0) rows of `bucket` of `table` (its table id is ignored; the partition id
+/// is set exactly for a partitioned table). Leaders are learnt at the coordinator; leader
+/// changes are retried until client.request-timeout. Fails with kInvalidArgument for a bucket
+/// outside the table, a partition id on the wrong kind of table or a limit below 1,
+/// PARTITION_NOT_EXISTS (36) for a partition the coordinator does not know, TABLE_NOT_EXIST (7)
+/// for a dropped (or re-created) table, or the server's error.
 asio::awaitable<Result<std::shared_ptr<arrow::RecordBatch>>> LimitScan(std::shared_ptr<metadata::Cluster> cluster,
-                                                                       TableInfo table, int32_t bucket, int32_t limit);
+                                                                       TableInfo table, metadata::TableBucket bucket,
+                                                                       int32_t limit);
 
 }  // namespace fluss::scan

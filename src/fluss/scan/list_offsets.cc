@@ -10,10 +10,6 @@ using metadata::Clock;
 using metadata::TableBucket;
 using protocol::ApiKey;
 
-namespace {
-
-/// kInvalidArgument when a bucket is outside the table or its partition id does not fit the
-/// kind of table.
 Status CheckBuckets(const TableInfo& table, const std::vector<TableBucket>& buckets) {
   const std::string path = table.table_path.ToString();
   for (const auto& b : buckets) {
@@ -27,8 +23,6 @@ Status CheckBuckets(const TableInfo& table, const std::vector<TableBucket>& buck
   }
   return Status::OK();
 }
-
-}  // namespace
 
 asio::awaitable<Result<BucketOffsets>> ListBucketOffsets(std::shared_ptr<metadata::Cluster> cluster, TableInfo table,
                                                          std::vector<TableBucket> buckets, int32_t offset_type,

@@ -20,6 +20,10 @@
 
 namespace fluss::scan {
 
+/// kInvalidArgument when a bucket is outside `table` or its partition id does not fit the kind
+/// of table (absent for a non-partitioned table, present for a partitioned one).
+Status CheckBuckets(const TableInfo& table, const std::vector<metadata::TableBucket>& buckets);
+
 /// What ListBucketOffsets found: the offset of every bucket asked for, except the buckets of
 /// partitions the coordinator no longer knows (dropped meanwhile), whose ids are in
 /// `missing_partitions`.
