@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+import operator
 from collections.abc import Mapping
 from typing import Dict, Iterable, List, Optional
 
@@ -28,15 +30,46 @@ class OffsetType:
 _OFFSET_TYPES = {"earliest": 0, "latest": 1, "timestamp": 2}
 
 
+def _partition_value(owner: str, key: str, v) -> str:
+    """A partition value as the partition name spells it, the way the Java client turns a row's
+    value into it (protocol-data.md section 8): str as is, bool ``true``/``false``, integers in
+    decimal, ``datetime.date`` ``yyyy-MM-dd``, ``datetime.time`` ``HH-mm-ss_SSS``,
+    ``datetime.datetime`` ``yyyy-MM-dd-HH-mm-ss_`` plus the fraction of the second without
+    trailing zeros (aware ones in UTC), bytes in lowercase hex."""
+    if isinstance(v, str):
+        return v
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, datetime.datetime):
+        if v.tzinfo is not None:
+            v = v.astimezone(datetime.timezone.utc)
+        return v.strftime("%Y-%m-%d-%H-%M-%S_") + f"{v.microsecond:06d}".rstrip("0")
+    if isinstance(v, datetime.date):
+        return v.isoformat()
+    if isinstance(v, datetime.time):
+        return f"{v.hour:02d}-{v.minute:02d}-{v.second:02d}_{v.microsecond // 1000:03d}"
+    if isinstance(v, (bytes, bytearray)):
+        return bytes(v).hex()
+    if not isinstance(v, float):
+        try:
+            return str(operator.index(v))  # int, numpy and pandas integers
+        except TypeError:
+            pass
+    raise FlussError(f"{owner}: partition_spec '{key}': give the value as a str (as the partition name spells "
+                     f"it), a bool, an int, a date, a time, a datetime or bytes, got {type(v).__name__} {v!r}")
+
+
 def _partition_spec(owner: str, spec) -> Dict[str, str]:
     if not isinstance(spec, Mapping):
         raise FlussError(f"{owner}: partition_spec must be a dict {{partition_key: value}}, got {type(spec).__name__}")
+    out = {}
     for k, v in spec.items():
         if not isinstance(k, str):
             raise FlussError(f"{owner}: partition_spec key {k!r} must be a str (a partition key)")
         if v is None:
             raise FlussError(f"{owner}: partition_spec '{k}': the value must not be None")
-    return {k: str(v) for k, v in spec.items()}
+        out[k] = _partition_value(owner, k, v)
+    return out
 
 
 class FlussAdmin:
@@ -144,16 +177,23 @@ class FlussAdmin:
     async def list_partition_offsets(self, table_path: TablePath, partition_name: str, bucket_ids: Iterable[int],
                                      offset_type: str, timestamp: Optional[int] = None) -> Dict[int, int]:
         """``list_offsets`` for the buckets of one partition, named by its value (``"US"``, not
-        ``"region=US"``). Raises FlussError 36 PARTITION_NOT_EXISTS for an unknown partition."""
+        ``"region=US"``; several partition keys: the values joined with ``$``). Raises FlussError
+        36 PARTITION_NOT_EXISTS for an unknown partition, -2 (before sending) for a
+        ``partition_name`` that is not a non-empty str."""
         p = _check_path(table_path)
         kind = self._offset_kind(offset_type, timestamp)
-        return await self._n.list_partition_offsets(p.database_name, p.table_name, str(partition_name),
+        if not isinstance(partition_name, str) or not partition_name:
+            raise FlussError(f"list_partition_offsets: partition_name must be a non-empty str (the partition's "
+                             f"name, e.g. 'US'), got {partition_name!r}")
+        return await self._n.list_partition_offsets(p.database_name, p.table_name, partition_name,
                                                     [int(b) for b in bucket_ids], kind, timestamp)
 
     async def create_partition(self, table_path: TablePath, partition_spec: Dict[str, str],
                                ignore_if_exists: bool = False) -> None:
         """Creates the partition ``partition_spec``: a dict ``{partition_key: value}`` naming
-        every partition key once (values are sent as ``str(value)``). Raises FlussError:
+        every partition key once (values as partition names spell them: a str as is; bool, int,
+        date, time, datetime and bytes values spelled as the Java client spells a row's value,
+        e.g. ``True`` -> ``true``). Raises FlussError:
         42 PARTITION_ALREADY_EXISTS unless ``ignore_if_exists``, 43
         PARTITION_SPEC_INVALID_EXCEPTION, 37 TABLE_NOT_PARTITIONED_EXCEPTION; -2 naming
         partition_spec when it is not a dict with str keys."""
@@ -189,7 +229,7 @@ class FlussAdmin:
             table_path: the table.
             partition_spec: optional filter (the later pyfluss argument): ``{partition_key:
                 value}`` for some of the partition keys; only partitions with those values are
-                listed. Values are compared as partition names spell them (``str(value)``).
+                listed. Values are spelled as for ``create_partition``.
 
         Raises:
             FlussError: 37 TABLE_NOT_PARTITIONED_EXCEPTION for a table without partition keys;

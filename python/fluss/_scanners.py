@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import operator
 from collections.abc import Mapping
 from typing import Dict, List, Optional, Tuple
 
@@ -29,20 +30,37 @@ _ASYNC_ITER_POLL_MS = 1000
 _log = logging.getLogger("fluss")
 
 
+_INT64_MAX = 2**63 - 1
+
+
+def _as_int(value):
+    """``value`` as an int when it is an integer (int, numpy or pandas integers: ``__index__``)
+    and not a bool; else None."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
 def _int_arg(method: str, name: str, value, minimum: int) -> int:
-    """``value`` checked to be an int (not a bool) >= ``minimum``; FlussError (-2) naming
-    ``method`` and the argument otherwise."""
-    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+    """``value`` checked to be an integer (not a bool) from ``minimum`` to 2**63-1; FlussError
+    (-2) naming ``method`` and the argument otherwise."""
+    v = _as_int(value)
+    if v is None or not minimum <= v <= _INT64_MAX:
         raise FlussError(f"{method}: {name} must be an int >= {minimum}, got {value!r}")
-    return value
+    return v
 
 
 def _offset_arg(method: str, value) -> int:
-    """A start offset: an int >= 0, EARLIEST_OFFSET or LATEST_OFFSET; FlussError (-2) otherwise."""
-    if not isinstance(value, int) or isinstance(value, bool) or value < EARLIEST_OFFSET:
+    """A start offset: an int >= 0 (below 2**63), EARLIEST_OFFSET or LATEST_OFFSET; FlussError
+    (-2) otherwise."""
+    v = _as_int(value)
+    if v is None or not EARLIEST_OFFSET <= v <= _INT64_MAX:
         raise FlussError(f"{method}: start_offset must be an offset >= 0, EARLIEST_OFFSET ({EARLIEST_OFFSET}) or "
                          f"LATEST_OFFSET ({LATEST_OFFSET}), got {value!r}")
-    return value
+    return v
 
 
 class LogScanner:
@@ -114,7 +132,7 @@ class LogScanner:
         """Stops reading ``bucket_id`` of a non-partitioned table; records of it not yet returned
         are dropped. Raises FlussError for a partitioned table (use ``unsubscribe_partition``)."""
         self._require_partitioned("unsubscribe", False)
-        self._n.unsubscribe(_int_arg("unsubscribe", "bucket_id", bucket_id, 0))
+        self._n.unsubscribe(self._check_bucket("unsubscribe", bucket_id))
 
     def subscribe_partition(self, partition_id: int, bucket_id: int, start_offset: int) -> None:
         """Reads bucket ``bucket_id`` of partition ``partition_id`` (a ``PartitionInfo.partition_id``
@@ -150,18 +168,19 @@ class LogScanner:
 
     def unsubscribe_partition(self, partition_id: int, bucket_id: int) -> None:
         """Stops reading bucket ``bucket_id`` of partition ``partition_id``; records of it not yet
-        returned are dropped. Raises FlussError (-2) for a bad argument or a non-partitioned
-        table."""
+        returned are dropped. A bucket that is not subscribed is left as it is (no error), as in
+        the Java client. Raises FlussError (-2) for a partition id or bucket that is not an int,
+        a bucket outside the table, or a non-partitioned table."""
         self._require_partitioned("unsubscribe_partition", True)
         self._n.unsubscribe_partition(_int_arg("unsubscribe_partition", "partition_id", partition_id, 0),
-                                      _int_arg("unsubscribe_partition", "bucket_id", bucket_id, 0))
+                                      self._check_bucket("unsubscribe_partition", bucket_id))
 
     def _log_dropped_partitions(self) -> None:
         # Partitions dropped on the server left the subscription inside the native scanner
         # (confirmed at the coordinator); the user hears of it here.
         for partition_id in self._n.take_dropped_partitions():
-            _log.warning("table %s: partition %d no longer exists on the server (dropped); its buckets were "
-                         "unsubscribed", self._info.table_path.table_path_str(), partition_id)
+            _log.warning("table %s: partition %d does not exist on the server (dropped, or never created); "
+                         "its buckets were unsubscribed", self._info.table_path.table_path_str(), partition_id)
 
     # ---- conversion
 

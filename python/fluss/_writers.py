@@ -218,15 +218,26 @@ class AppendWriter(_WriterBase):
     def write_arrow(self, table: pa.Table) -> None:
         """Appends every batch of a ``pyarrow.Table`` (handles are not returned; use flush).
         All batches are checked before any is queued: a bad one raises FlussError and nothing
-        of the table is written."""
+        of the table is written (for a partitioned table the error names the row by its index
+        in the table)."""
+        self._write_table(table, "write_arrow")
+
+    def _write_table(self, table: pa.Table, _method: str) -> None:
+        """write_arrow, errors named after the public method ``_method``."""
         if not isinstance(table, pa.Table):
-            raise FlussError(f"write_arrow: expected a pyarrow.Table, got {type(table).__name__}")
+            raise FlussError(f"{_method}: expected a pyarrow.Table, got {type(table).__name__}")
         if self._partitioned and table.num_rows > 0:
             # One batch, so every row's partition value is checked before anything is queued.
             table = table.combine_chunks()
-        batches = [self._conform(b, "write_arrow") for b in table.to_batches()]
+        batches = [self._conform(b, _method) for b in table.to_batches()]
         for batch in batches:
-            self._n.write_arrow_batch(batch)
+            try:
+                self._n.write_arrow_batch(batch)
+            except FlussError as e:
+                if not e.message.startswith("write_arrow_batch: ") or _method == "write_arrow_batch":
+                    raise
+                raise FlussError(_method + e.message[len("write_arrow_batch"):], e.error_code,
+                                 e.is_retriable()) from None
 
     def write_pandas(self, df) -> None:
         """Appends a pandas DataFrame, converted with the table's Arrow schema (columns by name;
@@ -243,4 +254,4 @@ class AppendWriter(_WriterBase):
             table = pa.Table.from_pandas(df, schema=self._schema, preserve_index=False)
         except (pa.ArrowException, ValueError, TypeError, KeyError) as e:
             raise FlussError(f"write_pandas: {e}") from None
-        self.write_arrow(table)
+        self._write_table(table, "write_pandas")

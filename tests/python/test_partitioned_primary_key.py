@@ -154,3 +154,35 @@ async def test_limit_scan_of_a_partitioned_log_table(conn, admin, database):
     t = await table.new_scan().limit(4).create_bucket_batch_scanner(
         fluss.TableBucket.with_partition(table.get_table_info().table_id, pid, 0)).to_arrow()
     assert t.column("id").to_pylist() == [0, 1, 2, 3]
+
+
+async def test_old_handles_after_a_partition_is_dropped_and_recreated(bootstrap_servers, admin, database):
+    # A request timeout well above what the test needs: a lookup stuck on the old partition id
+    # would fail with 25 instead of answering.
+    conn = await fluss.FlussConnection.connect(fluss.Config({"bootstrap.servers": bootstrap_servers,
+                                                             "client.request-timeout": "20 s"}))
+    try:
+        path = await users_table(admin, database, ["A", "B"], bucket_count=1)
+        table = await conn.get_table(path)
+        writer = table.new_upsert()
+        writer.upsert({"user_id": 1, "region": "A", "score": 1})
+        writer.upsert({"user_id": 1, "region": "B", "score": 10})
+        await writer.flush()
+        lookuper = table.new_lookup()
+        prefix = table.new_lookup()
+        assert await lookuper.lookup({"user_id": 1, "region": "A"}) == {"user_id": 1, "region": "A", "score": 1}
+        await admin.drop_partition(path, {"region": "A"})
+        await admin.create_partition(path, {"region": "A"})
+        # The re-created partition is empty, and the old writer writes into it.
+        for _ in range(200):
+            if await lookuper.lookup({"user_id": 1, "region": "A"}) is None:
+                break
+            await asyncio.sleep(0.05)  # the server still answers from the dropped replica
+        else:
+            raise AssertionError("the dropped partition's row stayed visible")
+        writer.upsert({"user_id": 2, "region": "A", "score": 2})
+        await writer.flush()
+        assert await lookuper.lookup({"user_id": 2, "region": "A"}) == {"user_id": 2, "region": "A", "score": 2}
+        assert await prefix.lookup({"user_id": 1, "region": "B"}) == {"user_id": 1, "region": "B", "score": 10}
+    finally:
+        conn.close()

@@ -168,7 +168,7 @@ async def test_dropped_partition_leaves_while_another_keeps_flowing(conn, admin,
             assert await scanner.poll_async(200) == []
     dropped = [m for m in caplog.messages if "partition" in m and str(ids["EU"]) in m]
     assert len(dropped) == 1, caplog.messages
-    assert "no longer exists" in dropped[0] and path.table_path_str() in dropped[0]
+    assert "does not exist on the server" in dropped[0] and path.table_path_str() in dropped[0]
     await write(table, [(5, "US")])
     assert scanner.to_arrow().to_pylist() == [{"id": 5, "region": "US", "value": 50}]
 
@@ -299,3 +299,29 @@ async def test_changelog_of_a_partitioned_primary_key_table(conn, admin, databas
     got = sorted((r.bucket.partition_id, r.offset, r.change_type.short_string(), r.row["score"]) for r in records)
     assert got == sorted([(ids["US"], 0, "+I", 10), (ids["US"], 1, "-U", 10), (ids["US"], 2, "+U", 11),
                           (ids["EU"], 0, "+I", 20), (ids["EU"], 1, "-D", 20)])
+
+
+async def test_partition_arguments_of_numpy_ints_and_out_of_range(conn, admin, database):
+    import numpy as np
+    path = fluss.TablePath(database, "np_args")
+    schema = pa.schema([pa.field("id", pa.int32()), pa.field("region", pa.string())])
+    await admin.create_table(path, fluss.TableDescriptor(fluss.Schema(schema), partition_keys=["region"],
+                                                         bucket_count=2))
+    await admin.create_partition(path, {"region": "US"})
+    pid = (await admin.list_partition_infos(path))[0].partition_id
+    table = await conn.get_table(path)
+    writer = await table.new_append_writer()
+    writer.append({"id": 7, "region": "US"})
+    await writer.flush()
+    scanner = await table.new_scan().create_batch_scanner()
+    scanner.subscribe_partition_buckets({(np.int64(pid), np.int32(b)): fluss.EARLIEST_OFFSET for b in range(2)})
+    assert scanner.to_arrow().column("id").to_pylist() == [7]
+    for args in [(pid, 0, 10**30), (pid, 0, -3), (2**63, 0, 0), (pid, 2, 0)]:
+        with pytest.raises(fluss.FlussError) as e:
+            scanner.subscribe_partition(*args)
+        assert e.value.error_code == -2, args
+    with pytest.raises(fluss.FlussError) as e:
+        scanner.unsubscribe_partition(pid, 5)
+    assert e.value.error_code == -2 and "outside" in str(e.value)
+    scanner.unsubscribe_partition(np.int64(pid), 1)  # subscribed: fine; unsubscribed again: a no-op
+    scanner.unsubscribe_partition(pid, 1)

@@ -259,3 +259,30 @@ async def test_partition_dropped_while_writing_fails_only_its_rows(conn, admin, 
     ids = await partition_ids(admin, path)
     assert await read_partition(table, ids["US"]) == [(i, "US", i) for i in us_ids]
     assert await read_partition(table, ids["EU"]) == [(1000, "EU", 5)]
+
+
+async def test_partition_values_of_other_types_in_specs(conn, admin, database):
+    import datetime
+    schema = pa.schema([pa.field("id", pa.int32()), pa.field("flag", pa.bool_()), pa.field("day", pa.date32())])
+    path = fluss.TablePath(database, "typed_specs")
+    await admin.create_table(path, fluss.TableDescriptor(fluss.Schema(schema), partition_keys=["flag", "day"],
+                                                         bucket_count=1))
+    day = datetime.date(2025, 5, 27)
+    await admin.create_partition(path, {"flag": True, "day": day})  # spelled as rows are: true$2025-05-27
+    infos = await admin.list_partition_infos(path)
+    assert [p.partition_name for p in infos] == ["true$2025-05-27"]
+    assert [p.partition_name for p in await admin.list_partition_infos(path, partition_spec={"flag": True})] == \
+        ["true$2025-05-27"]
+    assert await admin.list_partition_infos(path, partition_spec={"flag": False}) == []
+    table = await conn.get_table(path)
+    writer = await table.new_append_writer()
+    writer.append({"id": 1, "flag": True, "day": day})
+    await writer.flush()
+    assert await read_partition(table, infos[0].partition_id) == [(1, True, day)]
+    with pytest.raises(fluss.FlussError) as e:
+        await admin.create_partition(path, {"flag": 1.5, "day": day})
+    assert "flag" in str(e.value) and e.value.error_code == -2
+    for bad in ["", None, 3]:
+        with pytest.raises(fluss.FlussError) as e:
+            await admin.list_partition_offsets(path, bad, [0], "latest")
+        assert e.value.error_code == -2 and "partition_name" in str(e.value)

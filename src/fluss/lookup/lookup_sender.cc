@@ -65,7 +65,12 @@ void LookupSender<Kind>::Drain() {
                              : cluster_->metadata().Leader(metadata::TableBucket{table_id_, p.partition_id, p.bucket});
     if (!leader) {
       need_refresh = true;
-      if (!p.partition.empty()) partitions.insert(p.partition);
+      if (!p.partition.empty()) {
+        partitions.insert(p.partition);
+        // Resolved again after the refresh: the partition may have been dropped and re-created
+        // under a new id.
+        p.partition_id.reset();
+      }
       keep.push_back(std::move(p));
       continue;
     }

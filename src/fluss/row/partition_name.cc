@@ -81,7 +81,9 @@ Status CheckPartitionValue(const std::string& value, const std::string& column) 
   for (char c : value)
     if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-'))
       return Invalid(column, "the partition value '" + value +
-                                 "' holds a character other than ASCII letters, digits, '_' and '-'");
+                                 "' holds a character other than ASCII letters, digits, '_' and '-' (partition "
+                                 "names spell dates yyyy-MM-dd, times HH-mm-ss_SSS, timestamps "
+                                 "yyyy-MM-dd-HH-mm-ss_ plus the fraction of the second)");
   return Status::OK();
 }
 

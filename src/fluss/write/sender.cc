@@ -1,5 +1,7 @@
 #include "fluss/write/sender.h"
 
+#include <algorithm>
+
 #include "fluss/proto/fluss_api.pb.h"
 #include "fluss/protocol/errors.h"
 #include "fluss/protocol/frame.h"
@@ -237,9 +239,14 @@ asio::awaitable<void> Sender::RefreshPartition(TablePath path, std::string name)
         FailUnresolved(id, name, gone);
         continue;
       }
+      // The partition was dropped and re-created: batches the old one did not store (never
+      // sent, or refused with an error) go to the new one; those whose send went unanswered may
+      // be in the dropped one and fail.
+      MoveUnwrittenToPartition(id, name, *partition_id);
       FailQueuedPartition(id, name, partition_id,
                           Status::Server(protocol::PARTITION_NOT_EXISTS,
-                                         where + ": the partition was dropped (a new partition of that name has id " +
+                                         where + ": the partition was dropped while the batch was in flight (a new "
+                                                 "partition of that name has id " +
                                              std::to_string(*partition_id) + ")"));
       auto it = unresolved_.find({id, name});
       if (it == unresolved_.end()) continue;
@@ -299,6 +306,28 @@ void Sender::FailQueuedPartition(int64_t table_id, const std::string& name, std:
       Status failed = st;
       Complete(std::move(b), failed);
     }
+  }
+}
+
+void Sender::MoveUnwrittenToPartition(int64_t table_id, const std::string& name, int64_t partition_id) {
+  std::vector<BatchPtr> moved;
+  for (auto& [bucket, q] : queues_) {
+    if (bucket.table_id != table_id || !bucket.partition_id || *bucket.partition_id == partition_id) continue;
+    if (q.empty() || q.front()->partition_name() != name || idempotence_.bucket(bucket).in_flight > 0) continue;
+    std::erase_if(q, [&moved](BatchPtr& b) {
+      if (b->maybe_stored) return false;
+      moved.push_back(std::move(b));
+      return true;
+    });
+  }
+  for (auto& b : moved) {
+    b->ResolvePartition(partition_id);
+    b->writer_id = -1;  // a new bucket: stamped with its own sequence on the next send
+    b->sequence = -1;
+    auto& q = queues_[b->bucket()];
+    // After the batches already sequenced (retries), before the new ones.
+    auto pos = std::find_if(q.begin(), q.end(), [](const BatchPtr& x) { return x->sequence < 0; });
+    q.insert(pos, std::move(b));
   }
 }
 
@@ -510,6 +539,7 @@ void Sender::Requeue(BatchPtr b) {
 }
 
 void Sender::RetryOrFail(BatchPtr b, const Status& st, bool* need_backoff) {
+  if (st.code() != StatusCode::kServer) b->maybe_stored = true;  // no answer: the server may have it
   const bool expired = Clock::now() - b->created() >= std::chrono::milliseconds(options_.writer_delivery_timeout_ms);
   // TABLE_NOT_EXIST from a tablet server is checked with the coordinator (the metadata refresh
   // that the invalidation below triggers): a server may not know a just-created table yet.

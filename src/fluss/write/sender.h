@@ -89,6 +89,10 @@ class Sender : public std::enable_shared_from_this<Sender> {
   /// Fails the queued (not in-flight) batches of partition `name` of table `table_id` that carry
   /// a partition id other than `keep` (a dropped partition).
   void FailQueuedPartition(int64_t table_id, const std::string& name, std::optional<int64_t> keep, const Status& st);
+  /// Moves the queued batches of partition `name` of table `table_id` that carry another
+  /// partition id and that no server may have stored (never sent, or refused with an error) to
+  /// partition `partition_id` (the partition was re-created).
+  void MoveUnwrittenToPartition(int64_t table_id, const std::string& name, int64_t partition_id);
   /// Fails the batches of partition `name` of table `table_id` waiting for its id.
   void FailUnresolved(int64_t table_id, const std::string& name, const Status& st);
   /// Gets a writer id (InitWriter) before the first idempotent send.

@@ -65,8 +65,8 @@ void WriteTracker::Flush(net::StatusCallback done) {
 Status WriteTracker::FailureTally::ToStatus() const {
   if (batches == 0) return Status::OK();
   return Status(first.code(), first.error_code(),
-                "flush: " + std::to_string(rows) + " row(s) in " + std::to_string(batches) +
-                    " batch(es) written since the previous flush failed; first failure: " + first.ToString());
+                "flush: since the previous flush, writes of " + std::to_string(rows) + " row(s) in " +
+                    std::to_string(batches) + " batch(es) failed; first failure: " + first.ToString());
 }
 
 }  // namespace fluss::write
