@@ -1,6 +1,7 @@
 // fluss::Value: one value of a row handed to a writer.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -10,8 +11,13 @@ namespace fluss {
 /// kInt64 holds integers, DATE (days since epoch), TIME and TIMESTAMP (in the column's Arrow
 /// unit); kBytes holds STRING (UTF-8) and BYTES/BINARY; kDecimal holds the unscaled value at
 /// the column's scale as a 128-bit two's complement (hi, lo).
+/// Nested values point at `count` (kArray, kRow) or 2 x `count` (kMap) further Values owned by
+/// the caller, which must outlive the call that takes the row:
+///   kArray  ARRAY elements, in order;
+///   kMap    MAP entries as key, value, key, value, ... (`count` entries);
+///   kRow    ROW fields by position, one per field of the row type.
 struct Value {
-  enum class Kind : uint8_t { kNull, kBool, kInt64, kDouble, kBytes, kDecimal };
+  enum class Kind : uint8_t { kNull, kBool, kInt64, kDouble, kBytes, kDecimal, kArray, kMap, kRow };
   Kind kind = Kind::kNull;
   bool b = false;
   int64_t i = 0;
@@ -19,6 +25,8 @@ struct Value {
   std::string_view s;
   int64_t dec_hi = 0;
   uint64_t dec_lo = 0;
+  const Value* items = nullptr;  ///< nested kinds: the element, entry or field values
+  size_t count = 0;              ///< nested kinds: elements, entries or fields
 
   static Value Null() { return Value{}; }
   static Value Bool(bool v) { Value x; x.kind = Kind::kBool; x.b = v; return x; }
@@ -27,6 +35,15 @@ struct Value {
   static Value Bytes(std::string_view v) { Value x; x.kind = Kind::kBytes; x.s = v; return x; }
   static Value Decimal(int64_t hi, uint64_t lo) {
     Value x; x.kind = Kind::kDecimal; x.dec_hi = hi; x.dec_lo = lo; return x;
+  }
+  static Value Array(const Value* elements, size_t n) { return Nested(Kind::kArray, elements, n); }
+  /// `entries` holds 2 x `n` Values: key, value, key, value, ...
+  static Value Map(const Value* entries, size_t n) { return Nested(Kind::kMap, entries, n); }
+  static Value Row(const Value* fields, size_t n) { return Nested(Kind::kRow, fields, n); }
+
+ private:
+  static Value Nested(Kind k, const Value* items, size_t n) {
+    Value x; x.kind = k; x.items = items; x.count = n; return x;
   }
 };
 

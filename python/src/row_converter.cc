@@ -15,10 +15,6 @@ namespace fluss::py {
 
 namespace {
 
-Status ColumnError(const std::string& column, const std::string& what) {
-  return Status::InvalidArgument("column '" + column + "': " + what);
-}
-
 std::string TypeName(PyObject* v) { return Py_TYPE(v)->tp_name; }
 
 bool IsNumpyNumber(PyObject* v) {
@@ -89,51 +85,75 @@ int64_t UnitsPerSecond(arrow::TimeUnit::type u) {
 
 }  // namespace
 
+/// Where a value sits, for messages (as in row/datum.cc): a column, then steps into nested
+/// values; turned into text only when a conversion fails.
+struct RowConverter::Path {
+  const Path* parent = nullptr;
+  const std::string* name = nullptr;  // the column (top) or a ROW field
+  int64_t index = -1;                 // an ARRAY element or MAP entry
+  const char* suffix = nullptr;       // ".key" / ".value"
+
+  std::string str() const {
+    std::string s = parent ? parent->str() : std::string();
+    if (name) s += (parent ? "." : "") + *name;
+    if (index >= 0) s += "[" + std::to_string(index) + "]";
+    if (suffix) s += suffix;
+    return s;
+  }
+};
+
+RowConverter::Column RowConverter::ColumnOf(const std::string& name, const row::DataType& type) {
+  Column c;
+  c.name = name;
+  c.py_name = PyUnicode_InternFromString(name.c_str());
+  switch (type.root) {
+    case row::TypeRoot::kBoolean: c.kind = Kind::kBool; break;
+    case row::TypeRoot::kTinyInt:
+    case row::TypeRoot::kSmallInt:
+    case row::TypeRoot::kInt:
+    case row::TypeRoot::kBigInt: c.kind = Kind::kInt; break;
+    case row::TypeRoot::kFloat:
+    case row::TypeRoot::kDouble: c.kind = Kind::kFloat; break;
+    case row::TypeRoot::kChar:
+    case row::TypeRoot::kString: c.kind = Kind::kString; break;
+    case row::TypeRoot::kBytes:
+    case row::TypeRoot::kBinary: c.kind = Kind::kBinary; break;
+    case row::TypeRoot::kDate: c.kind = Kind::kDate; break;
+    case row::TypeRoot::kTime:
+      c.kind = Kind::kTime;
+      c.units_per_second = UnitsPerSecond(static_cast<arrow::TimeUnit::type>(type.unit));
+      break;
+    case row::TypeRoot::kTimestamp:
+    case row::TypeRoot::kTimestampLtz:
+      c.kind = type.root == row::TypeRoot::kTimestamp ? Kind::kTimestampNtz : Kind::kTimestampLtz;
+      c.units_per_second = UnitsPerSecond(static_cast<arrow::TimeUnit::type>(type.unit));
+      break;
+    case row::TypeRoot::kDecimal:
+      c.kind = Kind::kDecimal;
+      c.scale = type.scale;
+      break;
+    case row::TypeRoot::kArray: c.kind = Kind::kArray; break;
+    case row::TypeRoot::kMap: c.kind = Kind::kMap; break;
+    case row::TypeRoot::kRow: c.kind = Kind::kRow; break;
+  }
+  for (const auto& child : type.children) c.children.push_back(ColumnOf(child.name, child.type));
+  return c;
+}
+
 RowConverter::RowConverter(std::shared_ptr<arrow::Schema> schema, RowShape shape)
     : schema_(std::move(schema)), shape_(std::move(shape)) {
   if (!PyDateTimeAPI) PyDateTime_IMPORT;
   for (const auto& f : schema_->fields()) {
-    Column c;
-    c.name = f->name();
-    c.py_name = PyUnicode_InternFromString(c.name.c_str());
     // The column's Fluss type (the one Arrow -> Fluss map); a type without one was rejected
     // earlier by the table schema mapping.
     auto type = row::DataTypeOf(*f);
-    c.kind = Kind::kBinary;
-    if (type.ok()) {
-      switch (type->root) {
-        case row::TypeRoot::kBoolean: c.kind = Kind::kBool; break;
-        case row::TypeRoot::kTinyInt:
-        case row::TypeRoot::kSmallInt:
-        case row::TypeRoot::kInt:
-        case row::TypeRoot::kBigInt: c.kind = Kind::kInt; break;
-        case row::TypeRoot::kFloat:
-        case row::TypeRoot::kDouble: c.kind = Kind::kFloat; break;
-        case row::TypeRoot::kChar:
-        case row::TypeRoot::kString: c.kind = Kind::kString; break;
-        case row::TypeRoot::kBytes:
-        case row::TypeRoot::kBinary: c.kind = Kind::kBinary; break;
-        case row::TypeRoot::kDate: c.kind = Kind::kDate; break;
-        case row::TypeRoot::kTime:
-          c.kind = Kind::kTime;
-          c.units_per_second = UnitsPerSecond(static_cast<arrow::TimeUnit::type>(type->unit));
-          break;
-        case row::TypeRoot::kTimestamp:
-        case row::TypeRoot::kTimestampLtz:
-          c.kind = type->root == row::TypeRoot::kTimestamp ? Kind::kTimestampNtz : Kind::kTimestampLtz;
-          c.units_per_second = UnitsPerSecond(static_cast<arrow::TimeUnit::type>(type->unit));
-          break;
-        case row::TypeRoot::kDecimal:
-          c.kind = Kind::kDecimal;
-          c.scale = type->scale;
-          break;
-      }
-    }
-    columns_.push_back(std::move(c));
+    columns_.push_back(type.ok() ? ColumnOf(f->name(), *type) : ColumnOf(f->name(), row::DataType{row::TypeRoot::kBytes}));
   }
 }
 
-Status RowConverter::Convert(PyObject* row, std::vector<Value>* out) const {
+Status RowConverter::Convert(PyObject* row, std::vector<Value>* out) {
+  nested_.Clear();
+  keep_.clear();
   const size_t n = columns_.size();
   out->assign(n, Value::Null());
   if (PyDict_Check(row)) {
@@ -147,7 +167,7 @@ Status RowConverter::Convert(PyObject* row, std::vector<Value>* out) const {
         continue;
       }
       ++found;
-      FLUSS_RETURN_NOT_OK(ConvertValue(columns_[i], v, &(*out)[i]));
+      FLUSS_RETURN_NOT_OK(ConvertValue(columns_[i], v, &(*out)[i], Path{nullptr, &columns_[i].name}));
     }
     if (found != PyDict_Size(row)) {
       // Name the first key that is not a column.
@@ -179,7 +199,8 @@ Status RowConverter::Convert(PyObject* row, std::vector<Value>* out) const {
                                      " but " + shape_.columns + " has " + std::to_string(n) +
                                      (n == 1 ? " column" : " columns"));
     PyObject** items = PySequence_Fast_ITEMS(row);
-    for (size_t i = 0; i < n; ++i) FLUSS_RETURN_NOT_OK(ConvertValue(columns_[i], items[i], &(*out)[i]));
+    for (size_t i = 0; i < n; ++i)
+      FLUSS_RETURN_NOT_OK(ConvertValue(columns_[i], items[i], &(*out)[i], Path{nullptr, &columns_[i].name}));
     return Status::OK();
   }
   return Status::InvalidArgument("a " + shape_.noun + " must be a dict, list or tuple, got " + TypeName(row));
@@ -217,7 +238,10 @@ std::string ColumnsConverter::Names(const arrow::Schema& table_schema, const std
   return out + ")";
 }
 
-Status RowConverter::ConvertValue(const Column& c, PyObject* v, Value* out) const {
+Status RowConverter::ConvertValue(const Column& col, PyObject* v, Value* out, const Path& at) {
+  const Column& c = col;
+  // Messages name the path: a top-level column, or an element inside a nested one.
+  auto Fail = [&](const std::string& what) { return Status::InvalidArgument("column '" + at.str() + "': " + what); };
   if (v == Py_None) {
     *out = Value::Null();
     return Status::OK();
@@ -239,17 +263,17 @@ Status RowConverter::ConvertValue(const Column& c, PyObject* v, Value* out) cons
       return Status::OK();
     }
     if (c.kind != Kind::kTimestampNtz && c.kind != Kind::kTimestampLtz)
-      return ColumnError(c.name, "expected " + std::string(c.kind == Kind::kDate ? "datetime.date" : "datetime.time") +
+      return Fail("expected " + std::string(c.kind == Kind::kDate ? "datetime.date" : "datetime.time") +
                                      ", got numpy.datetime64");
     if (den == 0)
-      return ColumnError(c.name, "numpy.datetime64 of unit '" + unit + "'" +
+      return Fail("numpy.datetime64 of unit '" + unit + "'" +
                                      " cannot be converted exactly (use s, ms, us, ns or D..W)");
     // count * num / den seconds, in the column's units (naive: UTC for timestamp_ltz).
     // |count| <= 2^63, num <= 1e9 and units per second <= 1e9: the product fits 128 bits.
     const __int128 scaled = static_cast<__int128>(count) * num * c.units_per_second;
-    if (scaled % den != 0) return ColumnError(c.name, "datetime has more precision than the column keeps");
+    if (scaled % den != 0) return Fail("datetime has more precision than the column keeps");
     const __int128 value = scaled / den;
-    if (value > INT64_MAX || value < INT64_MIN) return ColumnError(c.name, "datetime is out of range");
+    if (value > INT64_MAX || value < INT64_MIN) return Fail("datetime is out of range");
     *out = Value::Int(static_cast<int64_t>(value));
     return Status::OK();
   }
@@ -263,24 +287,24 @@ Status RowConverter::ConvertValue(const Column& c, PyObject* v, Value* out) cons
         *out = Value::Bool(PyObject_IsTrue(v) == 1);
         return Status::OK();
       }
-      return ColumnError(c.name, "expected bool, got " + TypeName(v));
+      return Fail("expected bool, got " + TypeName(v));
     case Kind::kInt: {
       if (PyBool_Check(v) || IsNumpyBool(v) || PyFloat_Check(v))
-        return ColumnError(c.name, "expected int, got " + TypeName(v));
+        return Fail("expected int, got " + TypeName(v));
       nb::object index;
       if (!PyLong_Check(v)) {
         // Integer-like objects (numpy integers) convert through __index__.
-        if (!PyIndex_Check(v)) return ColumnError(c.name, "expected int, got " + TypeName(v));
+        if (!PyIndex_Check(v)) return Fail("expected int, got " + TypeName(v));
         index = nb::steal(PyNumber_Index(v));
         if (!index.is_valid()) {
           PyErr_Clear();
-          return ColumnError(c.name, "expected int, got " + TypeName(v));
+          return Fail("expected int, got " + TypeName(v));
         }
         v = index.ptr();
       }
       int overflow = 0;
       long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-      if (overflow) return ColumnError(c.name, "integer value is out of range");
+      if (overflow) return Fail("integer value is out of range");
       *out = Value::Int(x);
       return Status::OK();
     }
@@ -294,7 +318,7 @@ Status RowConverter::ConvertValue(const Column& c, PyObject* v, Value* out) cons
         double d = PyFloat_AsDouble(v);
         if (d == -1.0 && PyErr_Occurred()) {
           PyErr_Clear();
-          return ColumnError(c.name, "expected float, got " + TypeName(v));
+          return Fail("expected float, got " + TypeName(v));
         }
         *out = Value::Double(d);
         return Status::OK();
@@ -303,19 +327,19 @@ Status RowConverter::ConvertValue(const Column& c, PyObject* v, Value* out) cons
         double d = PyLong_AsDouble(v);
         if (d == -1.0 && PyErr_Occurred()) {
           PyErr_Clear();
-          return ColumnError(c.name, "integer value is out of range for a float");
+          return Fail("integer value is out of range for a float");
         }
         *out = Value::Double(d);
         return Status::OK();
       }
-      return ColumnError(c.name, "expected float, got " + TypeName(v));
+      return Fail("expected float, got " + TypeName(v));
     case Kind::kString: {
-      if (!PyUnicode_Check(v)) return ColumnError(c.name, "expected str, got " + TypeName(v));
+      if (!PyUnicode_Check(v)) return Fail("expected str, got " + TypeName(v));
       Py_ssize_t size;
       const char* s = PyUnicode_AsUTF8AndSize(v, &size);
       if (!s) {
         PyErr_Clear();
-        return ColumnError(c.name, "string is not valid UTF-8 (lone surrogate)");
+        return Fail("string is not valid UTF-8 (lone surrogate)");
       }
       *out = Value::Bytes(std::string_view(s, static_cast<size_t>(size)));
       return Status::OK();
@@ -329,35 +353,35 @@ Status RowConverter::ConvertValue(const Column& c, PyObject* v, Value* out) cons
         s = PyByteArray_AS_STRING(v);
         size = PyByteArray_GET_SIZE(v);
       } else {
-        return ColumnError(c.name, "expected bytes, got " + TypeName(v));
+        return Fail("expected bytes, got " + TypeName(v));
       }
       *out = Value::Bytes(std::string_view(s, static_cast<size_t>(size)));
       return Status::OK();
     }
     case Kind::kDate:
-      if (!PyDate_Check(v) || PyDateTime_Check(v)) return ColumnError(c.name, "expected datetime.date, got " + TypeName(v));
+      if (!PyDate_Check(v) || PyDateTime_Check(v)) return Fail("expected datetime.date, got " + TypeName(v));
       *out = Value::Int(DaysFromCivil(PyDateTime_GET_YEAR(v), PyDateTime_GET_MONTH(v), PyDateTime_GET_DAY(v)));
       return Status::OK();
     case Kind::kTime: {
-      if (!PyTime_Check(v)) return ColumnError(c.name, "expected datetime.time, got " + TypeName(v));
+      if (!PyTime_Check(v)) return Fail("expected datetime.time, got " + TypeName(v));
       const int64_t secs = PyDateTime_TIME_GET_HOUR(v) * 3600LL + PyDateTime_TIME_GET_MINUTE(v) * 60LL +
                            PyDateTime_TIME_GET_SECOND(v);
       const int64_t us = PyDateTime_TIME_GET_MICROSECOND(v);
       const int64_t per = c.units_per_second;
       if (per < 1000000 && us % (1000000 / per) != 0)
-        return ColumnError(c.name, "time " + std::string(nb::str(nb::handle(v)).c_str()) +
+        return Fail("time " + std::string(nb::str(nb::handle(v)).c_str()) +
                                        " has more precision than the column keeps");
       *out = Value::Int(secs * per + (per >= 1000000 ? us * (per / 1000000) : us / (1000000 / per)));
       return Status::OK();
     }
     case Kind::kTimestampNtz:
     case Kind::kTimestampLtz: {
-      if (!PyDateTime_Check(v)) return ColumnError(c.name, "expected datetime.datetime, got " + TypeName(v));
+      if (!PyDateTime_Check(v)) return Fail("expected datetime.datetime, got " + TypeName(v));
       int64_t offset_seconds = 0;
       PyObject* tz = PyDateTime_DATE_GET_TZINFO(v);
       if (tz != Py_None) {
         if (c.kind == Kind::kTimestampNtz)
-          return ColumnError(c.name, "a timezone-aware datetime cannot go into a timestamp column without time zone");
+          return Fail("a timezone-aware datetime cannot go into a timestamp column without time zone");
         nb::object off = nb::borrow(v).attr("utcoffset")();
         if (!off.is_none())
           offset_seconds = nb::cast<int64_t>(off.attr("days")) * 86400 + nb::cast<int64_t>(off.attr("seconds"));
@@ -371,9 +395,9 @@ Status RowConverter::ConvertValue(const Column& c, PyObject* v, Value* out) cons
         ns_extra = nb::cast<int64_t>(nb::borrow(v).attr("nanosecond"));  // pandas.Timestamp
       const int64_t per = c.units_per_second;
       if (per < 1000000 && us % (1000000 / per) != 0)
-        return ColumnError(c.name, "datetime has more precision than the column keeps");
+        return Fail("datetime has more precision than the column keeps");
       int64_t value;
-      if (__builtin_mul_overflow(secs, per, &value)) return ColumnError(c.name, "datetime is out of range");
+      if (__builtin_mul_overflow(secs, per, &value)) return Fail("datetime is out of range");
       value += per >= 1000000 ? us * (per / 1000000) + ns_extra : us / (1000000 / per);
       *out = Value::Int(value);
       return Status::OK();
@@ -391,13 +415,13 @@ Status RowConverter::ConvertValue(const Column& c, PyObject* v, Value* out) cons
       if (PyLong_Check(v) && !PyBool_Check(v)) {
         h = nb::borrow(decimal_type)(h).release();
         nb::object owned = nb::steal(h);
-        return ConvertValue(c, owned.ptr(), out);  // owned stays alive: decimals hold no views
+        return ConvertValue(c, owned.ptr(), out, at);  // owned stays alive: decimals hold no views
       }
       if (!decimal_type || !PyObject_IsInstance(v, decimal_type))
-        return ColumnError(c.name, "expected decimal.Decimal, got " + TypeName(v));
+        return Fail("expected decimal.Decimal, got " + TypeName(v));
       nb::tuple t = nb::cast<nb::tuple>(h.attr("as_tuple")());
       nb::object exp_obj = t[2];
-      if (!PyLong_Check(exp_obj.ptr())) return ColumnError(c.name, "NaN or infinite decimal");
+      if (!PyLong_Check(exp_obj.ptr())) return Fail("NaN or infinite decimal");
       const int sign = nb::cast<int>(t[0]);
       int64_t exp = nb::cast<int64_t>(exp_obj);
       nb::tuple digits = nb::cast<nb::tuple>(t[1]);
@@ -406,7 +430,7 @@ Status RowConverter::ConvertValue(const Column& c, PyObject* v, Value* out) cons
       // Drop digits beyond the scale only when they are zeros.
       while (exp < -c.scale) {
         if (ds.empty() || ds.back() != 0)
-          return ColumnError(c.name, "value " + std::string(nb::str(h).c_str()) + " has more than " +
+          return Fail("value " + std::string(nb::str(h).c_str()) + " has more than " +
                                          std::to_string(c.scale) + " fractional digits");
         ds.pop_back();
         ++exp;
@@ -414,15 +438,127 @@ Status RowConverter::ConvertValue(const Column& c, PyObject* v, Value* out) cons
       for (; exp > -c.scale; --exp) ds.push_back(0);
       __int128 acc = 0;
       for (int d : ds) {
-        if (acc > (((__int128)1) << 125)) return ColumnError(c.name, "decimal value is too large");
+        if (acc > (((__int128)1) << 125)) return Fail("decimal value is too large");
         acc = acc * 10 + d;
       }
       if (sign) acc = -acc;
       *out = Value::Decimal(static_cast<int64_t>(acc >> 64), static_cast<uint64_t>(acc));
       return Status::OK();
     }
+    case Kind::kArray: return ConvertArray(c, v, out, at);
+    case Kind::kMap: return ConvertMap(c, v, out, at);
+    case Kind::kRow: return ConvertRow(c, v, out, at);
   }
   return Status::Internal("unhandled column kind");
+}
+
+namespace {
+
+/// str, bytes, bytearray, dict and set are iterable but are not an ARRAY's elements or a ROW's
+/// fields by position.
+bool IsPositional(PyObject* v) {
+  if (PyList_Check(v) || PyTuple_Check(v)) return true;
+  if (PyUnicode_Check(v) || PyBytes_Check(v) || PyByteArray_Check(v) || PyDict_Check(v) || PyAnySet_Check(v))
+    return false;
+  return PySequence_Check(v);  // e.g. a numpy array
+}
+
+}  // namespace
+
+Status RowConverter::ConvertArray(const Column& c, PyObject* v, Value* out, const Path& at) {
+  if (!IsPositional(v))
+    return Status::InvalidArgument("column '" + at.str() + "': expected a list for an array, got " + TypeName(v));
+  nb::object seq = nb::steal(PySequence_Fast(v, "an array"));
+  if (!seq.is_valid()) {
+    PyErr_Clear();
+    return Status::InvalidArgument("column '" + at.str() + "': expected a list for an array, got " + TypeName(v));
+  }
+  const size_t n = static_cast<size_t>(PySequence_Fast_GET_SIZE(seq.ptr()));
+  PyObject** items = PySequence_Fast_ITEMS(seq.ptr());
+  Value* values = nested_.Allocate(n);
+  for (size_t k = 0; k < n; ++k)
+    FLUSS_RETURN_NOT_OK(ConvertValue(c.children[0], items[k], &values[k], Path{&at, nullptr, static_cast<int64_t>(k)}));
+  if (seq.ptr() != v) keep_.push_back(std::move(seq));  // a copy the element Values may point into
+  *out = Value::Array(values, n);
+  return Status::OK();
+}
+
+Status RowConverter::ConvertMap(const Column& c, PyObject* v, Value* out, const Path& at) {
+  // A dict (or another mapping) gives its items; otherwise a sequence of (key, value) pairs.
+  nb::object pairs;
+  if (PyDict_Check(v) || (PyMapping_Check(v) && PyObject_HasAttrString(v, "items"))) {
+    pairs = nb::steal(PyMapping_Items(v));
+    if (!pairs.is_valid()) throw nb::python_error();
+  } else if (IsPositional(v)) {
+    pairs = nb::steal(PySequence_Fast(v, "a map"));
+    if (!pairs.is_valid()) throw nb::python_error();
+  } else {
+    return Status::InvalidArgument("column '" + at.str() + "': expected a dict or a list of (key, value) pairs for a map, got " +
+                                   TypeName(v));
+  }
+  const size_t n = static_cast<size_t>(PySequence_Fast_GET_SIZE(pairs.ptr()));
+  PyObject** items = PySequence_Fast_ITEMS(pairs.ptr());
+  Value* values = nested_.Allocate(2 * n);
+  for (size_t k = 0; k < n; ++k) {
+    PyObject* pair = items[k];
+    const auto entry = static_cast<int64_t>(k);
+    if (!(PyTuple_Check(pair) || PyList_Check(pair)) || PySequence_Fast_GET_SIZE(pair) != 2)
+      return Status::InvalidArgument("column '" + Path{&at, nullptr, entry}.str() +
+                                     "': expected a (key, value) pair, got " + TypeName(pair));
+    PyObject** kv = PySequence_Fast_ITEMS(pair);
+    if (kv[0] == Py_None)
+      return Status::InvalidArgument("column '" + Path{&at, nullptr, entry, ".key"}.str() + "': a map key must not be None");
+    FLUSS_RETURN_NOT_OK(ConvertValue(c.children[0], kv[0], &values[2 * k], Path{&at, nullptr, entry, ".key"}));
+    FLUSS_RETURN_NOT_OK(ConvertValue(c.children[1], kv[1], &values[2 * k + 1], Path{&at, nullptr, entry, ".value"}));
+  }
+  keep_.push_back(std::move(pairs));  // PyMapping_Items makes new tuples the Values may point into
+  *out = Value::Map(values, n);
+  return Status::OK();
+}
+
+Status RowConverter::ConvertRow(const Column& c, PyObject* v, Value* out, const Path& at) {
+  const size_t n = c.children.size();
+  Value* values = nested_.Allocate(n);
+  if (PyDict_Check(v)) {
+    Py_ssize_t found = 0;
+    for (size_t k = 0; k < n; ++k) {
+      PyObject* f = PyDict_GetItemWithError(v, c.children[k].py_name);
+      if (!f) {
+        if (PyErr_Occurred()) throw nb::python_error();
+        continue;  // a missing field is null (a NOT NULL field then fails in the core check)
+      }
+      ++found;
+      FLUSS_RETURN_NOT_OK(ConvertValue(c.children[k], f, &values[k], Path{&at, &c.children[k].name}));
+    }
+    if (found != PyDict_Size(v)) {
+      PyObject *key, *value;
+      Py_ssize_t pos = 0;
+      while (PyDict_Next(v, &pos, &key, &value)) {
+        bool known = false;
+        if (PyUnicode_Check(key))
+          for (const auto& f : c.children)
+            if (PyUnicode_Compare(key, f.py_name) == 0) { known = true; break; }
+        if (!known) {
+          nb::str r = nb::repr(nb::handle(key));
+          return Status::InvalidArgument("column '" + at.str() + "': " + std::string(r.c_str()) +
+                                         " is not a field of the row");
+        }
+      }
+    }
+  } else if (PyList_Check(v) || PyTuple_Check(v)) {
+    const size_t len = static_cast<size_t>(PySequence_Fast_GET_SIZE(v));
+    if (len != n)
+      return Status::InvalidArgument("column '" + at.str() + "': a row of " + std::to_string(len) + " value(s) for " +
+                                     std::to_string(n) + " field(s)");
+    PyObject** items = PySequence_Fast_ITEMS(v);
+    for (size_t k = 0; k < n; ++k)
+      FLUSS_RETURN_NOT_OK(ConvertValue(c.children[k], items[k], &values[k], Path{&at, &c.children[k].name}));
+  } else {
+    return Status::InvalidArgument("column '" + at.str() + "': expected a dict or a list/tuple for a row, got " +
+                                   TypeName(v));
+  }
+  *out = Value::Row(values, n);
+  return Status::OK();
 }
 
 }  // namespace fluss::py

@@ -1,8 +1,12 @@
 // Python row (dict, list, tuple) -> fluss::Value per column, with the conversion chosen per
 // column once (from the column's Fluss type, row/data_type.h, of the table's Arrow schema).
+// Nested columns take: ARRAY a list or tuple (or another sequence, not str/bytes/dict/set);
+// MAP a dict (or another mapping) or a list of (key, value) pairs; ROW a dict by field name
+// (missing fields are null) or a list/tuple by position.
 //
 // Thread affinity: the calling thread, GIL held. Values point into the Python objects of the
-// row (UTF-8 of str, bytes buffers), which must stay alive while the Values are used.
+// row (UTF-8 of str, bytes buffers), which must stay alive while the Values are used; nested
+// Values live in the converter until its next Convert.
 #pragma once
 
 #include <nanobind/nanobind.h>
@@ -14,6 +18,8 @@
 #include <arrow/type_fwd.h>
 
 #include "fluss/client.h"
+#include "fluss/row/data_type.h"
+#include "fluss/row/value_arena.h"
 
 namespace fluss::py {
 
@@ -34,24 +40,37 @@ class RowConverter {
   /// columns of a partial update, the primary key, a lookup prefix).
   explicit RowConverter(std::shared_ptr<arrow::Schema> schema, RowShape shape = {});
   /// Fills `out` (one Value per column) from a dict (missing keys = null unless
-  /// RowShape::every_column), list or tuple.
-  /// Fails with kInvalidArgument naming the column or key.
-  Status Convert(PyObject* row, std::vector<Value>* out) const;
+  /// RowShape::every_column), list or tuple. Nested Values stay valid until the next Convert.
+  /// Fails with kInvalidArgument naming the column or key, and inside a nested value the path
+  /// to the element ("tags[3]", "attrs[0].value", "address.zip").
+  Status Convert(PyObject* row, std::vector<Value>* out);
 
  private:
-  enum class Kind : uint8_t { kBool, kInt, kFloat, kString, kBinary, kDate, kTime, kTimestampNtz, kTimestampLtz, kDecimal };
+  enum class Kind : uint8_t {
+    kBool, kInt, kFloat, kString, kBinary, kDate, kTime, kTimestampNtz, kTimestampLtz, kDecimal,
+    kArray, kMap, kRow
+  };
+  /// How one column, or one element / key / value / field inside a nested column, converts.
   struct Column {
     std::string name;
-    PyObject* py_name;  // interned str, owned
-    Kind kind;
-    int64_t units_per_second = 1;  // time and timestamp columns
-    int32_t scale = 0;             // decimal columns
+    PyObject* py_name = nullptr;   // interned str (columns and ROW fields), owned
+    Kind kind = Kind::kBinary;
+    int64_t units_per_second = 1;  // time and timestamp
+    int32_t scale = 0;             // decimal
+    std::vector<Column> children;  // ARRAY: the element; MAP: key, value; ROW: the fields
   };
-  Status ConvertValue(const Column& c, PyObject* v, Value* out) const;
+  struct Path;
+  static Column ColumnOf(const std::string& name, const row::DataType& type);
+  Status ConvertValue(const Column& c, PyObject* v, Value* out, const Path& at);
+  Status ConvertArray(const Column& c, PyObject* v, Value* out, const Path& at);
+  Status ConvertMap(const Column& c, PyObject* v, Value* out, const Path& at);
+  Status ConvertRow(const Column& c, PyObject* v, Value* out, const Path& at);
 
   std::shared_ptr<arrow::Schema> schema_;
   RowShape shape_;
   std::vector<Column> columns_;
+  row::ValueArena nested_;         // the nested Values of the row being converted
+  std::vector<nb::object> keep_;   // objects made while converting it (sequence copies, item lists)
 };
 
 /// Rows that hold only some columns of a table (the target columns of a partial update, the

@@ -206,7 +206,9 @@ TEST(IndexedRowTest, WorkedExampleE4CharBinaryBytes) {
   // bitmap 00. CHAR(3) and BINARY(4) are fixed (n bytes, 0x00-padded); only BYTES is
   // variable -> one slot, length 1. 'ab' -> 61 62 00; 01 02 -> 01 02 00 00; ff.
   const std::string expected = Unhex("00 | 01000000 | 616200 | 01020000 | ff");
-  std::string row = Encode(schema, {Value::Bytes("ab"), Value::Bytes("\x01\x02"), Value::Bytes("\xff")});
+  // (Java also takes the 2-byte value 01 02 and pads it; this client takes exactly n bytes.)
+  std::string row = Encode(schema, {Value::Bytes("ab"), Value::Bytes(std::string_view("\x01\x02\x00\x00", 4)),
+                                    Value::Bytes("\xff")});
   EXPECT_EQ(Hex(row), Hex(expected));
 
   auto rb = DecodeRows(schema, {expected});
@@ -437,10 +439,11 @@ TEST(IndexedRowTest, CharAndBinaryPadding) {
                                arrow::field("z4", arrow::fixed_size_binary(4)),
                                arrow::field("y", arrow::binary())});
   // CHAR(5) 'é' = UTF-8 c3 a9 (2 bytes) + 3 pad bytes (n counts BYTES). CHAR(3) '' -> 000000.
-  // BINARY(4) 01 -> 01000000. BINARY(4) 00 01 00 00 stored as is. BYTES ff 00 is variable:
+  // BINARY(4) 01 00 00 00 and 00 01 00 00 stored as is. BYTES ff 00 is variable:
   // slot 2, no padding, no stripping.
   const std::string expected = Unhex("00 | 02000000 | c3a9000000 | 000000 | 01000000 | 00010000 | ff00");
-  std::string row = Encode(schema, {Value::Bytes("\xc3\xa9"), Value::Bytes(""), Value::Bytes("\x01"),
+  std::string row = Encode(schema, {Value::Bytes("\xc3\xa9"), Value::Bytes(""),
+                                    Value::Bytes(std::string_view("\x01\x00\x00\x00", 4)),
                                     Value::Bytes(std::string_view("\x00\x01\x00\x00", 4)),
                                     Value::Bytes(std::string_view("\xff\x00", 2))});
   EXPECT_EQ(Hex(row), Hex(expected));
@@ -584,7 +587,7 @@ TEST(IndexedLogTest, FailedAppendLeavesBuilderUnchanged) {
   EXPECT_EQ(builder.size_in_bytes(), size);
   EXPECT_EQ(builder.num_records(), 1);
 
-  auto unsupported = arrow::schema({arrow::field("l", arrow::list(arrow::int32()))});
+  auto unsupported = arrow::schema({arrow::field("l", arrow::large_list(arrow::int32()))});
   IndexedBatchBuilder nb(unsupported);
   Value n = Value::Null();
   EXPECT_EQ(nb.Append(&n).code(), StatusCode::kInvalidArgument);
@@ -694,7 +697,7 @@ TEST(IndexedLogTest, EveryTypeRoundTripsThroughArrow) {
 
   IndexedBatchBuilder builder(schema);
   std::vector<Value> values;
-  std::vector<std::string> scratch;
+  row::ValueArena scratch;
   for (int64_t r = 0; r < input->num_rows(); ++r) {
     Status st = row::RowValuesFromArrow(*input, r, &values, &scratch);
     ASSERT_TRUE(st.ok()) << st.ToString();

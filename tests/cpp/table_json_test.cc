@@ -163,23 +163,22 @@ TEST(TableJson, OtherArrowUnitsAndAliases) {
   }
 }
 
-TEST(TableJson, CharFieldsAreWrittenAsString) {
-  // A utf8 field marked CHAR(n) (row::kCharLengthMetadataKey) is created as STRING, as before
-  // table_json used the one type map (row/data_type.h).
+TEST(TableJson, CharFieldsAreWrittenAsChar) {
+  // A utf8 field marked CHAR(n) (row::kCharLengthMetadataKey) is created as CHAR(n).
   auto f = arrow::field("code", arrow::utf8(), false,
                         arrow::key_value_metadata({fluss::row::kCharLengthMetadataKey}, {"4"}));
   auto t = fluss::metadata::ArrowFieldToFlussType(*f);
   ASSERT_TRUE(t.ok()) << t.status().ToString();
-  EXPECT_EQ(t->dump(), R"({"type":"STRING","nullable":false})");
+  EXPECT_EQ(t->dump(), R"({"type":"CHAR","nullable":false,"length":4})");
 }
 
 TEST(TableJson, JsonTypeNamesRoundTrip) {
   // The JSON names of the one map read back to their type roots; others are not mapped.
-  for (int r = 0; r <= static_cast<int>(fluss::row::TypeRoot::kTimestampLtz); ++r) {
+  for (int r = 0; r <= static_cast<int>(fluss::row::TypeRoot::kRow); ++r) {
     const auto root = static_cast<fluss::row::TypeRoot>(r);
     EXPECT_EQ(fluss::row::TypeRootOfJsonName(fluss::row::JsonTypeName(root)), root) << fluss::row::JsonTypeName(root);
   }
-  EXPECT_FALSE(fluss::row::TypeRootOfJsonName("ARRAY").has_value());
+  EXPECT_FALSE(fluss::row::TypeRootOfJsonName("MULTISET").has_value());
   EXPECT_FALSE(fluss::row::TypeRootOfJsonName("INT").has_value());  // the JSON name is INTEGER
 }
 
@@ -276,7 +275,9 @@ TEST(TableJson, ParseServerStyleJson) {
   ASSERT_TRUE(d.ok()) << d.status().ToString();
   auto expected = arrow::schema({
       arrow::field("id", arrow::int64(), false),
-      Commented("code", arrow::utf8(), "short code"),  // CHAR(n) reads as Utf8 (no padding)
+      // CHAR(n) reads as Utf8 (no padding), its length kept as field metadata
+      arrow::field("code", arrow::utf8(), true,
+                   arrow::key_value_metadata({fluss::row::kCharLengthMetadataKey, "comment"}, {"8", "short code"})),
       arrow::field("amount", arrow::decimal128(38, 10)),
       arrow::field("raw", arrow::fixed_size_binary(4), false),
       arrow::field("t0", arrow::time32(arrow::TimeUnit::SECOND)),
@@ -380,9 +381,15 @@ TEST(TableJson, MalformedOrUnsupportedServerJson) {
        StatusCode::kProtocol},
       {R"({"schema":{"columns":[{"name":"a","data_type":{"type":"INTEGER"}}],"primary_key":[1]}})",
        StatusCode::kProtocol},
-      // A type this client does not map yet: a clear "unsupported", not a crash.
-      {R"({"schema":{"columns":[{"name":"tags","data_type":{"type":"ARRAY","element_type":{"type":"STRING"}}}]}})",
+      // A type this client does not know: a clear "unsupported", not a crash.
+      {R"({"schema":{"columns":[{"name":"tags","data_type":{"type":"MULTISET","element_type":{"type":"STRING"}}}]}})",
        StatusCode::kUnsupported},
+      // Nested types missing their parts.
+      {R"({"schema":{"columns":[{"name":"tags","data_type":{"type":"ARRAY"}}]}})", StatusCode::kProtocol},
+      {R"({"schema":{"columns":[{"name":"m","data_type":{"type":"MAP","key_type":{"type":"STRING"}}}]}})",
+       StatusCode::kProtocol},
+      {R"({"schema":{"columns":[{"name":"r","data_type":{"type":"ROW","fields":[{"name":"x"}]}}]}})",
+       StatusCode::kProtocol},
   };
   for (const auto& c : cases) {
     auto d = TableDescriptorFromJson(c.json);

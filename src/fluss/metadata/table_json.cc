@@ -14,16 +14,17 @@ using json = nlohmann::json;
 
 using row::TypeRoot;
 
-Result<ojson> ArrowFieldToFlussType(const arrow::Field& field) {
-  FLUSS_ASSIGN_OR_RETURN(row::DataType t, row::DataTypeOf(field));
-  // CHAR(n) (a utf8 field with row::kCharLengthMetadataKey) goes to the server as STRING, as it
-  // always has: the table is created with STRING columns.
-  if (t.root == TypeRoot::kChar) t.root = TypeRoot::kString;
+namespace {
+
+/// The DataType JSON of `t` (protocol-rpc.md 7.3). Nested ROW fields get ids ++*highest, depth
+/// first in pre-order, as Java's ReassignFieldId numbers them.
+ojson TypeJson(const row::DataType& t, int32_t* highest) {
   ojson j;
   j["type"] = row::JsonTypeName(t.root);
   // Java's DataTypeJsonSerde writes "nullable" right after "type", before length/precision.
   if (!t.nullable) j["nullable"] = false;
   switch (t.root) {
+    case TypeRoot::kChar:
     case TypeRoot::kBinary:
       j["length"] = t.length;
       break;
@@ -36,21 +37,48 @@ Result<ojson> ArrowFieldToFlussType(const arrow::Field& field) {
     case TypeRoot::kTimestampLtz:
       j["precision"] = t.precision;
       break;
+    case TypeRoot::kArray:
+      j["element_type"] = TypeJson(t.children[0].type, highest);
+      break;
+    case TypeRoot::kMap:
+      j["key_type"] = TypeJson(t.children[0].type, highest);
+      j["value_type"] = TypeJson(t.children[1].type, highest);
+      break;
+    case TypeRoot::kRow: {
+      ojson fields = ojson::array();
+      for (const auto& c : t.children) {
+        ojson f;
+        f["name"] = c.name;
+        const int32_t id = ++*highest;
+        f["field_type"] = TypeJson(c.type, highest);
+        f["field_id"] = id;
+        fields.push_back(std::move(f));
+      }
+      j["fields"] = std::move(fields);
+      break;
+    }
     default:
       break;
   }
   return j;
 }
 
-Result<std::shared_ptr<arrow::DataType>> FlussTypeToArrow(const json& t) {
+/// The DataType of a DataType JSON object; missing lengths and precisions take Fluss's
+/// defaults.
+Result<row::DataType> TypeOfJson(const json& t) {
   if (!t.is_object() || !t.contains("type") || !t["type"].is_string())
     return Status::Protocol("data_type without 'type'");
   const std::string name = t["type"].get<std::string>();
   const auto root = row::TypeRootOfJsonName(name);
   if (!root) return Status::Unsupported("Fluss type " + name + " is not supported by this client yet");
-  // Missing lengths and precisions take Fluss's defaults.
   row::DataType type;
   type.root = *root;
+  type.nullable = !(t.contains("nullable") && t["nullable"].is_boolean() && !t["nullable"].get<bool>());
+  auto child = [&](const char* key, const char* child_name) -> Result<row::ColumnType> {
+    if (!t.contains(key)) return Status::Protocol(name + " data_type without '" + key + "'");
+    FLUSS_ASSIGN_OR_RETURN(row::DataType c, TypeOfJson(t[key]));
+    return row::ColumnType{child_name, std::move(c)};
+  };
   switch (*root) {
     case TypeRoot::kChar:
     case TypeRoot::kBinary:
@@ -67,10 +95,45 @@ Result<std::shared_ptr<arrow::DataType>> FlussTypeToArrow(const json& t) {
     case TypeRoot::kTimestampLtz:
       type.precision = t.value("precision", 6);
       break;
+    case TypeRoot::kArray: {
+      FLUSS_ASSIGN_OR_RETURN(auto element, child("element_type", "item"));
+      type.children.push_back(std::move(element));
+      break;
+    }
+    case TypeRoot::kMap: {
+      FLUSS_ASSIGN_OR_RETURN(auto key, child("key_type", "key"));
+      key.type.nullable = false;
+      FLUSS_ASSIGN_OR_RETURN(auto value, child("value_type", "value"));
+      type.children.push_back(std::move(key));
+      type.children.push_back(std::move(value));
+      break;
+    }
+    case TypeRoot::kRow: {
+      if (!t.contains("fields") || !t["fields"].is_array()) return Status::Protocol("ROW data_type without 'fields'");
+      for (const auto& f : t["fields"]) {
+        if (!f.is_object() || !f.contains("name") || !f["name"].is_string() || !f.contains("field_type"))
+          return Status::Protocol("ROW data_type with a field without name or field_type");
+        FLUSS_ASSIGN_OR_RETURN(row::DataType ft, TypeOfJson(f["field_type"]));
+        type.children.push_back(row::ColumnType{f["name"].get<std::string>(), std::move(ft)});
+      }
+      break;
+    }
     default:
       break;
   }
-  // (CHAR(n) reads as a plain utf8 field, without the CHAR length metadata.)
+  return type;
+}
+
+}  // namespace
+
+Result<ojson> ArrowFieldToFlussType(const arrow::Field& field) {
+  FLUSS_ASSIGN_OR_RETURN(row::DataType t, row::DataTypeOf(field));
+  int32_t highest = -1;  // (nested field ids only matter in TableDescriptorToJson)
+  return TypeJson(t, &highest);
+}
+
+Result<std::shared_ptr<arrow::DataType>> FlussTypeToArrow(const json& t) {
+  FLUSS_ASSIGN_OR_RETURN(row::DataType type, TypeOfJson(t));
   return row::ArrowTypeOf(type);
 }
 
@@ -96,26 +159,29 @@ Result<std::string> TableDescriptorToJson(const TableDescriptor& d) {
     return Status::InvalidArgument("bucket_count must be positive, got " + std::to_string(*d.bucket_count));
   std::set<std::string> pk(d.schema.primary_keys.begin(), d.schema.primary_keys.end());
 
+  // Column ids as Java's Schema builder assigns them: each column ++highest, then its nested
+  // ROW fields (protocol-rpc.md 7.2).
   ojson columns = ojson::array();
-  int id = 0;
+  int32_t highest = -1;
   for (const auto& f : schema->fields()) {
     auto field = pk.count(f->name()) ? f->WithNullable(false) : f;
-    FLUSS_ASSIGN_OR_RETURN(ojson type, ArrowFieldToFlussType(*field));
+    FLUSS_ASSIGN_OR_RETURN(row::DataType t, row::DataTypeOf(*field));
     ojson col;
     col["name"] = f->name();
-    col["data_type"] = std::move(type);
+    const int32_t id = ++highest;
+    col["data_type"] = TypeJson(t, &highest);
     if (f->metadata()) {
       auto comment = f->metadata()->Get("comment");
       if (comment.ok()) col["comment"] = *comment;
     }
-    col["id"] = id++;
+    col["id"] = id;
     columns.push_back(std::move(col));
   }
   ojson s;
   s["version"] = 1;
   s["columns"] = std::move(columns);
   if (!d.schema.primary_keys.empty()) s["primary_key"] = d.schema.primary_keys;
-  s["highest_field_id"] = id - 1;
+  s["highest_field_id"] = highest;
 
   ojson j;
   j["version"] = 1;
@@ -158,15 +224,16 @@ Result<Schema> SchemaFromObject(const json& s) {
   for (const auto& c : s["columns"]) {
     if (!c.is_object() || !c.contains("name") || !c["name"].is_string() || !c.contains("data_type"))
       return Status::Protocol("malformed table JSON from server: column without name or data_type");
-    const json& t = c["data_type"];
-    FLUSS_ASSIGN_OR_RETURN(auto type, FlussTypeToArrow(t));
-    bool nullable = !(t.contains("nullable") && t["nullable"].is_boolean() && !t["nullable"].get<bool>());
-    std::shared_ptr<arrow::KeyValueMetadata> md;
-    if (c.contains("comment") && c["comment"].is_string())
-      md = arrow::key_value_metadata({"comment"}, {c["comment"].get<std::string>()});
+    FLUSS_ASSIGN_OR_RETURN(row::DataType type, TypeOfJson(c["data_type"]));
+    auto field = row::ArrowFieldOf(c["name"].get<std::string>(), type);  // CHAR(n) keeps its length metadata
+    if (c.contains("comment") && c["comment"].is_string()) {
+      auto md = field->metadata() ? field->metadata()->Copy() : std::make_shared<arrow::KeyValueMetadata>();
+      md->Append("comment", c["comment"].get<std::string>());
+      field = field->WithMetadata(md);
+    }
     out.column_ids.push_back(c.contains("id") && c["id"].is_number_integer() ? c["id"].get<int32_t>()
                                                                              : static_cast<int32_t>(fields.size()));
-    fields.push_back(arrow::field(c["name"].get<std::string>(), type, nullable, md));
+    fields.push_back(std::move(field));
   }
   out.arrow_schema = arrow::schema(std::move(fields));
   out.primary_keys = StringList(s, "primary_key");

@@ -13,12 +13,13 @@
 namespace fluss::metadata {
 
 /// Fluss DataType JSON of an Arrow field type, e.g. {"type":"INTEGER"}; "nullable":false for a
-/// non-nullable field. CHAR(n) fields are written as STRING. Fails with InvalidArgument naming
-/// the field for unsupported types (row::DataTypeOf).
+/// non-nullable field, nested types with their element, key/value or field types (protocol-rpc.md
+/// 7.3). Fails with InvalidArgument naming the field for unsupported types (row::DataTypeOf).
 Result<nlohmann::ordered_json> ArrowFieldToFlussType(const arrow::Field& field);
 
 /// Arrow type of a Fluss DataType JSON object (row::ArrowTypeOf); TIMESTAMP_LTZ becomes
-/// timestamp(unit, "UTC"), CHAR(n) utf8.
+/// timestamp(unit, "UTC"), CHAR(n) utf8 (a column of the schema also carries the CHAR length
+/// as field metadata), ARRAY a list with an "item" child.
 Result<std::shared_ptr<arrow::DataType>> FlussTypeToArrow(const nlohmann::json& type);
 
 /// The JSON a Java client sends in CreateTableRequest.table_json for `descriptor`

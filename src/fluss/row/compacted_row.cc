@@ -3,6 +3,7 @@
 #include <arrow/builder.h>
 #include <arrow/type.h>
 
+#include "fluss/row/nested_codec.h"
 #include "fluss/util/bytes.h"
 
 namespace fluss::row {
@@ -11,25 +12,26 @@ using util::AppendLe;
 using util::AppendVarint32;
 using util::AppendVarint64;
 
-void AppendCompactedField(const DataType& t, const Datum& d, std::string* out) {
+Status AppendCompactedField(const ColumnType& c, const Datum& d, std::string* out) {
+  const DataType& t = c.type;
   auto length_prefixed = [&](std::string_view b) {
     AppendVarint32(out, static_cast<uint32_t>(b.size()));
     out->append(b);
   };
   switch (t.root) {
     case TypeRoot::kBoolean:
-    case TypeRoot::kTinyInt: out->push_back(static_cast<char>(d.i)); return;
-    case TypeRoot::kSmallInt: AppendLe<int16_t>(out, static_cast<int16_t>(d.i)); return;
+    case TypeRoot::kTinyInt: out->push_back(static_cast<char>(d.i)); return Status::OK();
+    case TypeRoot::kSmallInt: AppendLe<int16_t>(out, static_cast<int16_t>(d.i)); return Status::OK();
     case TypeRoot::kInt:
     case TypeRoot::kDate:
-    case TypeRoot::kTime: AppendVarint32(out, static_cast<uint32_t>(static_cast<int32_t>(d.i))); return;
-    case TypeRoot::kBigInt: AppendVarint64(out, static_cast<uint64_t>(d.i)); return;
-    case TypeRoot::kFloat: AppendLe<float>(out, static_cast<float>(d.d)); return;
-    case TypeRoot::kDouble: AppendLe<double>(out, d.d); return;
+    case TypeRoot::kTime: AppendVarint32(out, static_cast<uint32_t>(static_cast<int32_t>(d.i))); return Status::OK();
+    case TypeRoot::kBigInt: AppendVarint64(out, static_cast<uint64_t>(d.i)); return Status::OK();
+    case TypeRoot::kFloat: AppendLe<float>(out, static_cast<float>(d.d)); return Status::OK();
+    case TypeRoot::kDouble: AppendLe<double>(out, d.d); return Status::OK();
     case TypeRoot::kString:
     case TypeRoot::kChar:
     case TypeRoot::kBytes:
-    case TypeRoot::kBinary: length_prefixed(d.bytes); return;
+    case TypeRoot::kBinary: length_prefixed(d.bytes); return Status::OK();
     case TypeRoot::kDecimal:
       if (t.compact()) {
         AppendVarint64(out, static_cast<uint64_t>(d.i));
@@ -38,13 +40,22 @@ void AppendCompactedField(const DataType& t, const Datum& d, std::string* out) {
         util::AppendMinimalBigEndian(&be, d.dec_hi, d.dec_lo);
         length_prefixed(be);
       }
-      return;
+      return Status::OK();
     case TypeRoot::kTimestamp:
     case TypeRoot::kTimestampLtz:
       AppendVarint64(out, static_cast<uint64_t>(d.i));
       if (!t.compact()) AppendVarint32(out, static_cast<uint32_t>(d.nanos));
-      return;
+      return Status::OK();
+    case TypeRoot::kArray:
+    case TypeRoot::kMap:
+    case TypeRoot::kRow: {
+      std::string nested;
+      FLUSS_RETURN_NOT_OK(AppendNestedBytes(c, *d.nested, RowFormat::kCompacted, &nested));
+      length_prefixed(nested);
+      return Status::OK();
+    }
   }
+  return Status::OK();
 }
 
 bool ReadCompactedField(const DataType& t, const uint8_t* data, size_t size, size_t* pos, Datum* d,
@@ -121,7 +132,10 @@ bool ReadCompactedField(const DataType& t, const uint8_t* data, size_t size, siz
     case TypeRoot::kString:
     case TypeRoot::kChar:
     case TypeRoot::kBytes:
-    case TypeRoot::kBinary: ok = length_prefixed(&d->bytes); break;
+    case TypeRoot::kBinary:
+    case TypeRoot::kArray:
+    case TypeRoot::kMap:
+    case TypeRoot::kRow: ok = length_prefixed(&d->bytes); break;
     case TypeRoot::kDecimal:
       if (t.compact()) {
         ok = varint64(&d->i);
@@ -156,11 +170,44 @@ Result<CompactedRowCodec> CompactedRowCodec::Make(const arrow::Schema& schema) {
   return codec;
 }
 
-Status CompactedRowCodec::Encode(const Value* values, std::string* out) const {
+Status EncodeCompactedFields(const std::vector<ColumnType>& columns, const Value* values, std::string* out) {
   const size_t start = out->size();
-  out->append(bitmap_size(), '\0');
-  return EncodeRowFields(columns_, values, out, start,
-                         [&](size_t i, const Datum& d) { AppendCompactedField(columns_[i].type, d, out); });
+  out->append((columns.size() + 7) / 8, '\0');
+  return EncodeRowFields(columns, values, out, start,
+                         [&](size_t i, const Datum& d) { return AppendCompactedField(columns[i], d, out); });
+}
+
+Status DecodeCompactedFields(const std::vector<ColumnType>& columns, const uint8_t* data, size_t size,
+                             const std::vector<arrow::ArrayBuilder*>* builders, std::vector<Datum>* datums) {
+  const size_t bitmap = (columns.size() + 7) / 8;
+  if (size < bitmap)
+    return Status::Protocol("CompactedRow of " + std::to_string(size) + " bytes is shorter than its " +
+                            std::to_string(bitmap) + "-byte null bitmap");
+  auto is_null = [&](size_t i) { return (data[i >> 3] >> (i & 7)) & 1; };
+
+  // Pass 1: read and check every field before touching a builder.
+  datums->resize(columns.size());
+  size_t pos = bitmap;
+  for (size_t i = 0; i < columns.size(); ++i) {
+    const ColumnType& c = columns[i];
+    if (is_null(i)) {
+      if (!c.type.nullable) return Status::Protocol("CompactedRow column '" + c.name + "': null in a NOT NULL column");
+      continue;
+    }
+    const char* what = "";
+    if (!ReadCompactedField(c.type, data, size, &pos, &(*datums)[i], &what))
+      return Status::Protocol("CompactedRow column '" + c.name + "' (" + c.type.ToString() + "): " + what);
+    FLUSS_RETURN_NOT_OK(CheckDatumForBuilder(c, (*datums)[i], RowFormat::kCompacted));
+  }
+  if (pos != size)
+    return Status::Protocol("CompactedRow has " + std::to_string(size - pos) +
+                            " bytes after its last field (schema mismatch?)");
+  if (!builders) return Status::OK();
+  return AppendRow(columns, data, *datums, RowFormat::kCompacted, *builders);  // pass 2
+}
+
+Status CompactedRowCodec::Encode(const Value* values, std::string* out) const {
+  return EncodeCompactedFields(columns_, values, out);
 }
 
 Status CompactedRowCodec::CheckBuilders(const std::vector<arrow::ArrayBuilder*>& builders) const {
@@ -170,32 +217,8 @@ Status CompactedRowCodec::CheckBuilders(const std::vector<arrow::ArrayBuilder*>&
 Status CompactedRowCodec::Decode(const uint8_t* data, size_t size,
                                  const std::vector<arrow::ArrayBuilder*>& builders) const {
   if (builders.size() != columns_.size()) return CheckBuilders(builders);
-  const size_t bitmap = bitmap_size();
-  if (size < bitmap)
-    return Status::Protocol("CompactedRow of " + std::to_string(size) + " bytes is shorter than its " +
-                            std::to_string(bitmap) + "-byte null bitmap");
-  auto is_null = [&](size_t i) { return (data[i >> 3] >> (i & 7)) & 1; };
-
-  // Pass 1: read and check every field before touching a builder.
   thread_local std::vector<Datum> datums;
-  datums.resize(columns_.size());
-  size_t pos = bitmap;
-  for (size_t i = 0; i < columns_.size(); ++i) {
-    const ColumnType& c = columns_[i];
-    if (is_null(i)) {
-      if (!c.type.nullable) return Status::Protocol("CompactedRow column '" + c.name + "': null in a NOT NULL column");
-      continue;
-    }
-    const char* what = "";
-    if (!ReadCompactedField(c.type, data, size, &pos, &datums[i], &what))
-      return Status::Protocol("CompactedRow column '" + c.name + "' (" + c.type.ToString() + "): " + what);
-    FLUSS_RETURN_NOT_OK(CheckDatumForBuilder(c, datums[i], "CompactedRow"));
-  }
-  if (pos != size)
-    return Status::Protocol("CompactedRow has " + std::to_string(size - pos) +
-                            " bytes after its last field (schema mismatch?)");
-
-  return AppendRow(columns_, data, datums, builders);  // pass 2
+  return DecodeCompactedFields(columns_, data, size, &builders, &datums);
 }
 
 }  // namespace fluss::row

@@ -18,6 +18,8 @@
 //   DECIMAL p > 18          varint32 length + minimal big-endian two's complement
 //   TIMESTAMP(_LTZ) p <= 3  varint64 epoch millis
 //   TIMESTAMP(_LTZ) p > 3   varint64 epoch millis (floored), then varint32 nano-of-millisecond
+//   ARRAY, MAP              varint32 length + BinaryArray / BinaryMap (nested_codec.h)
+//   ROW                     varint32 length + nested CompactedRow
 // A NULL field contributes no bytes. The same per-field encoding, without the bitmap, is the
 // CompactedKey (key_encoder.h).
 //
@@ -39,8 +41,9 @@
 
 namespace fluss::row {
 
-/// Appends the CompactedRow bytes of one non-null field value `d` of type `type` (table above).
-void AppendCompactedField(const DataType& type, const Datum& d, std::string* out);
+/// Appends the CompactedRow bytes of one non-null field value `d` of `column` (table above).
+/// Fails only for a nested value DatumFromValue would refuse.
+Status AppendCompactedField(const ColumnType& column, const Datum& d, std::string* out);
 
 /// Reads one CompactedRow field of type `type` from [data + *pos, data + size) into `d` and
 /// advances `*pos`. Byte-string values point into `data`. Returns false, with `*what` saying why,
@@ -48,6 +51,17 @@ void AppendCompactedField(const DataType& type, const Datum& d, std::string* out
 /// 16 bytes.
 bool ReadCompactedField(const DataType& type, const uint8_t* data, size_t size, size_t* pos, Datum* d,
                         const char** what);
+
+/// Appends the CompactedRow of `values` (one per column of `columns`; DatumFromValue rules) to
+/// `out`; on failure (kInvalidArgument naming the column) `out` is left as it was.
+Status EncodeCompactedFields(const std::vector<ColumnType>& columns, const Value* values, std::string* out);
+
+/// Decodes one CompactedRow of `columns` of exactly `size` bytes and, when `builders` is not
+/// null, appends one value (or null) to each builder (one per column). Everything is read and
+/// checked (kProtocol naming the column) before a builder is touched. `scratch` holds the
+/// decoded fields (reused between calls; a nested row needs its own).
+Status DecodeCompactedFields(const std::vector<ColumnType>& columns, const uint8_t* data, size_t size,
+                             const std::vector<arrow::ArrayBuilder*>* builders, std::vector<Datum>* scratch);
 
 /// Per-schema CompactedRow encoder and decoder; the column types are resolved once in Make.
 /// Immutable after Make.

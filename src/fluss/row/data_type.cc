@@ -22,6 +22,21 @@ bool DataType::large() const {
   return arrow_type_id == arrow::Type::LARGE_STRING || arrow_type_id == arrow::Type::LARGE_BINARY;
 }
 
+bool DataType::is_nested() const {
+  return root == TypeRoot::kArray || root == TypeRoot::kMap || root == TypeRoot::kRow;
+}
+
+bool DataType::SameFlussType(const DataType& o) const {
+  if (root != o.root || nullable != o.nullable || length != o.length || precision != o.precision ||
+      scale != o.scale || children.size() != o.children.size())
+    return false;
+  for (size_t i = 0; i < children.size(); ++i) {
+    if (root == TypeRoot::kRow && children[i].name != o.children[i].name) return false;
+    if (!children[i].type.SameFlussType(o.children[i].type)) return false;
+  }
+  return true;
+}
+
 std::string DataType::ToString() const {
   std::string s;
   const std::string p = '(' + std::to_string(precision) + ')';
@@ -44,6 +59,16 @@ std::string DataType::ToString() const {
     case TypeRoot::kTime: s = "TIME" + p; break;
     case TypeRoot::kTimestamp: s = "TIMESTAMP" + p; break;
     case TypeRoot::kTimestampLtz: s = "TIMESTAMP_LTZ" + p; break;
+    case TypeRoot::kArray: s = "ARRAY<" + children[0].type.ToString() + ">"; break;
+    case TypeRoot::kMap:
+      s = "MAP<" + children[0].type.ToString() + ", " + children[1].type.ToString() + ">";
+      break;
+    case TypeRoot::kRow:
+      s = "ROW<";
+      for (size_t i = 0; i < children.size(); ++i)
+        s += (i ? ", " : "") + children[i].name + " " + children[i].type.ToString();
+      s += ">";
+      break;
   }
   if (!nullable) s += " NOT NULL";
   return s;
@@ -67,12 +92,15 @@ const char* JsonTypeName(TypeRoot root) {
     case TypeRoot::kTime: return "TIME_WITHOUT_TIME_ZONE";
     case TypeRoot::kTimestamp: return "TIMESTAMP_WITHOUT_TIME_ZONE";
     case TypeRoot::kTimestampLtz: return "TIMESTAMP_WITH_LOCAL_TIME_ZONE";
+    case TypeRoot::kArray: return "ARRAY";
+    case TypeRoot::kMap: return "MAP";
+    case TypeRoot::kRow: return "ROW";
   }
   return "?";
 }
 
 std::optional<TypeRoot> TypeRootOfJsonName(std::string_view name) {
-  for (int r = 0; r <= static_cast<int>(TypeRoot::kTimestampLtz); ++r) {
+  for (int r = 0; r <= static_cast<int>(TypeRoot::kRow); ++r) {
     const auto root = static_cast<TypeRoot>(r);
     if (name == JsonTypeName(root)) return root;
   }
@@ -96,7 +124,18 @@ int UnitOfPrecision(int32_t precision) {
   return arrow::TimeUnit::NANO;
 }
 
-Result<DataType> DataTypeOf(const arrow::Field& field) {
+namespace {
+
+/// DataTypeOf of a nested field: `path` names it in errors ("address.zip", "tags[]").
+Result<DataType> DataTypeAt(const arrow::Field& field, const std::string& path);
+
+/// The child `name` of a nested type at `path`, as a ColumnType named `name`.
+Result<ColumnType> ChildAt(const arrow::Field& field, const std::string& name, const std::string& path) {
+  FLUSS_ASSIGN_OR_RETURN(DataType t, DataTypeAt(field, path));
+  return ColumnType{name, std::move(t)};
+}
+
+Result<DataType> DataTypeAt(const arrow::Field& field, const std::string& path) {
   const arrow::DataType& type = *field.type();
   DataType t;
   t.nullable = field.nullable();
@@ -119,7 +158,7 @@ Result<DataType> DataTypeOf(const arrow::Field& field) {
       int32_t len = 0;
       auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), len);
       if (ec != std::errc() || ptr != text.data() + text.size() || len <= 0)
-        return Status::InvalidArgument("column '" + field.name() + "': bad " + kCharLengthMetadataKey +
+        return Status::InvalidArgument("column '" + path + "': bad " + kCharLengthMetadataKey +
                                        " '" + text + "' (a positive length in bytes)");
       t.root = TypeRoot::kChar;
       t.length = len;
@@ -152,12 +191,45 @@ Result<DataType> DataTypeOf(const arrow::Field& field) {
       t.precision = PrecisionOfUnit(t.unit);
       break;
     }
+    case arrow::Type::LIST: {
+      t.root = TypeRoot::kArray;
+      const auto& list = static_cast<const arrow::ListType&>(type);
+      FLUSS_ASSIGN_OR_RETURN(auto element, ChildAt(*list.value_field(), "item", path + "[]"));
+      t.children.push_back(std::move(element));
+      break;
+    }
+    case arrow::Type::MAP: {
+      t.root = TypeRoot::kMap;
+      const auto& map = static_cast<const arrow::MapType&>(type);
+      FLUSS_ASSIGN_OR_RETURN(auto key, ChildAt(*map.key_field(), "key", path + ".key"));
+      key.type.nullable = false;  // Fluss map keys are NOT NULL (Schema normalisation)
+      FLUSS_ASSIGN_OR_RETURN(auto value, ChildAt(*map.item_field(), "value", path + ".value"));
+      t.children.push_back(std::move(key));
+      t.children.push_back(std::move(value));
+      break;
+    }
+    case arrow::Type::STRUCT: {
+      t.root = TypeRoot::kRow;
+      if (type.num_fields() == 0) return Status::InvalidArgument("column '" + path + "': a struct needs at least one field");
+      for (const auto& f : type.fields()) {
+        FLUSS_ASSIGN_OR_RETURN(auto child, ChildAt(*f, f->name(), path + "." + f->name()));
+        for (const auto& seen : t.children)
+          if (seen.name == f->name())
+            return Status::InvalidArgument("column '" + path + "': struct field name '" + f->name() + "' repeats");
+        t.children.push_back(std::move(child));
+      }
+      break;
+    }
     default:
-      return Status::InvalidArgument("column '" + field.name() + "': Arrow type " + type.ToString() +
+      return Status::InvalidArgument("column '" + path + "': Arrow type " + type.ToString() +
                                      " has no Fluss equivalent");
   }
   return t;
 }
+
+}  // namespace
+
+Result<DataType> DataTypeOf(const arrow::Field& field) { return DataTypeAt(field, field.name()); }
 
 Result<std::vector<DataType>> DataTypesOf(const arrow::Schema& schema) {
   std::vector<DataType> out;
@@ -190,6 +262,15 @@ std::shared_ptr<arrow::DataType> ArrowTypeOf(const DataType& t) {
       return arrow::time64(unit);
     case TypeRoot::kTimestamp: return arrow::timestamp(unit);
     case TypeRoot::kTimestampLtz: return arrow::timestamp(unit, "UTC");
+    case TypeRoot::kArray: return arrow::list(ArrowFieldOf("item", t.children[0].type));
+    case TypeRoot::kMap:
+      return std::make_shared<arrow::MapType>(ArrowFieldOf("key", t.children[0].type),
+                                              ArrowFieldOf("value", t.children[1].type));
+    case TypeRoot::kRow: {
+      arrow::FieldVector fields;
+      for (const auto& c : t.children) fields.push_back(ArrowFieldOf(c.name, c.type));
+      return arrow::struct_(std::move(fields));
+    }
   }
   return arrow::null();
 }
@@ -198,6 +279,7 @@ std::shared_ptr<arrow::Field> ArrowFieldOf(const std::string& name, const DataTy
   std::shared_ptr<arrow::KeyValueMetadata> md;
   if (t.root == TypeRoot::kChar)
     md = arrow::key_value_metadata({kCharLengthMetadataKey}, {std::to_string(t.length)});
+  // A map key is NOT NULL in Arrow too (arrow::MapType requires it).
   return arrow::field(name, ArrowTypeOf(t), t.nullable, md);
 }
 

@@ -16,8 +16,12 @@
 //   time64(us) / time64(ns)                 TIME(6) / TIME(9)
 //   timestamp(unit)                         TIMESTAMP(0 | 3 | 6 | 9)        (s | ms | us | ns)
 //   timestamp(unit, any time zone)          TIMESTAMP_LTZ(0 | 3 | 6 | 9)
-// Anything else (nested types, decimal256, date64, intervals, ...) has no Fluss equivalent in
-// this client and fails with kInvalidArgument naming the field.
+//   list<item: T>                           ARRAY<T>        (child name free; read as "item")
+//   map<K, V>                               MAP<K NOT NULL, V>
+//   struct<a: A, b: B, ...>                 ROW<a A, b B, ...>
+// Nested types nest in each other; every level keeps its nullability (the list item's, the map
+// value's, each struct field's). Anything else (decimal256, date64, large_list, intervals,
+// dictionaries, ...) has no Fluss equivalent and fails with kInvalidArgument naming the field.
 //
 // Thread affinity: none; pure functions and plain values.
 #pragma once
@@ -39,7 +43,7 @@ namespace fluss::row {
 /// in decimal. Without it a utf8 field is STRING.
 inline constexpr const char* kCharLengthMetadataKey = "fluss.char_length";
 
-/// Fluss type roots of the non-nested types (Java DataTypeRoot).
+/// Fluss type roots (Java DataTypeRoot).
 enum class TypeRoot : uint8_t {
   kBoolean,
   kTinyInt,
@@ -57,7 +61,12 @@ enum class TypeRoot : uint8_t {
   kTime,
   kTimestamp,     // TIMESTAMP WITHOUT TIME ZONE
   kTimestampLtz,  // TIMESTAMP WITH LOCAL TIME ZONE
+  kArray,
+  kMap,
+  kRow,
 };
+
+struct ColumnType;
 
 /// A column's Fluss type, with the Arrow facts the codecs need to read and build the column.
 struct DataType {
@@ -75,6 +84,9 @@ struct DataType {
   int unit = 0;
   /// arrow::Type::type of the field (e.g. STRING vs LARGE_STRING, TIME32 vs TIME64).
   int arrow_type_id = 0;
+  /// Nested types: ARRAY one child (the element, named "item"); MAP two (the key, named "key"
+  /// and NOT NULL, and the value, named "value"); ROW one per field, in order. Empty otherwise.
+  std::vector<ColumnType> children;
 
   /// DECIMAL with precision <= 18 (stored as an int64 unscaled value), TIMESTAMP(_LTZ) with
   /// precision <= 3 (stored as millis only). Other types: false.
@@ -83,16 +95,29 @@ struct DataType {
   bool is_binary_like() const;
   /// large_utf8 / large_binary Arrow type (64-bit offsets).
   bool large() const;
-  /// SQL spelling, e.g. "INT", "CHAR(3)", "DECIMAL(20,2)", "TIMESTAMP_LTZ(6)", with " NOT NULL"
+  /// ARRAY, MAP or ROW.
+  bool is_nested() const;
+  /// SQL spelling, e.g. "INT", "CHAR(3)", "DECIMAL(20,2)", "TIMESTAMP_LTZ(6)",
+  /// "ARRAY<STRING>", "MAP<STRING NOT NULL, INT>", "ROW<a INT, b STRING>", with " NOT NULL"
   /// when not nullable.
   std::string ToString() const;
+  /// Same Fluss type at every level (roots, lengths, precisions, nullability, ROW field names);
+  /// Arrow details (large types, list item names) are not compared.
+  bool SameFlussType(const DataType& other) const;
+};
+
+/// A column (or a nested field) as the codecs see it: its name (for error messages) and its
+/// Fluss type.
+struct ColumnType {
+  std::string name;
+  DataType type;
 };
 
 /// Name of the type root in Fluss's DataType JSON ("INTEGER", "TIME_WITHOUT_TIME_ZONE",
 /// "TIMESTAMP_WITH_LOCAL_TIME_ZONE", ...; protocol-rpc.md 7.3).
 const char* JsonTypeName(TypeRoot root);
 /// The type root a DataType JSON "type" names (the inverse of JsonTypeName), or nullopt for one
-/// this client does not map (ARRAY, MAP, ROW, ...).
+/// this client does not know.
 std::optional<TypeRoot> TypeRootOfJsonName(std::string_view name);
 
 /// Fluss precision of an Arrow time unit: s 0, ms 3, us 6, ns 9. `unit` is arrow::TimeUnit::type.
@@ -100,15 +125,17 @@ int32_t PrecisionOfUnit(int unit);
 /// The Arrow time unit that holds Fluss precision `precision` (0 s, 1..3 ms, 4..6 us, 7..9 ns).
 int UnitOfPrecision(int32_t precision);
 
-/// The Fluss type of `field`. Fails with kInvalidArgument naming the field for an Arrow type
-/// with no Fluss equivalent, or a bad kCharLengthMetadataKey value.
+/// The Fluss type of `field`, nested fields included. Fails with kInvalidArgument naming the
+/// field (and the path inside it, e.g. "address.zip") for an Arrow type with no Fluss
+/// equivalent, or a bad kCharLengthMetadataKey value.
 Result<DataType> DataTypeOf(const arrow::Field& field);
 
 /// DataTypeOf for every field of `schema`, in field order.
 Result<std::vector<DataType>> DataTypesOf(const arrow::Schema& schema);
 
 /// The Arrow type a column of `type` is read into (the inverse map: CHAR -> utf8, TIME(0|3) ->
-/// time32, TIME(6|9) -> time64, TIMESTAMP_LTZ -> timestamp(unit, "UTC"), large types kept when
+/// time32, TIME(6|9) -> time64, TIMESTAMP_LTZ -> timestamp(unit, "UTC"), ARRAY -> list with an
+/// "item" child, MAP -> map ("entries", "key", "value"), ROW -> struct; large types kept when
 /// `type.arrow_type_id` says so).
 std::shared_ptr<arrow::DataType> ArrowTypeOf(const DataType& type);
 

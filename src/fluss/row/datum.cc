@@ -6,6 +6,7 @@
 #include <arrow/type.h>
 #include <arrow/util/decimal.h>
 
+#include "fluss/row/nested_codec.h"
 #include "fluss/row/temporal.h"
 #include "fluss/row/value_kinds.h"
 
@@ -21,26 +22,84 @@ Result<std::vector<ColumnType>> ColumnTypesOf(const arrow::Schema& schema) {
   return out;
 }
 
-namespace {
-
-Status Invalid(const ColumnType& c, const std::string& what) {
-  return Status::InvalidArgument("column '" + c.name + "' (" + c.type.ToString() + "): " + what);
+const char* RowFormatName(RowFormat format) {
+  return format == RowFormat::kCompacted ? "CompactedRow" : "IndexedRow";
 }
 
-Status IntInRange(const ColumnType& c, int64_t v, int64_t lo, int64_t hi) {
+namespace {
+
+/// Where a value sits, for messages: a column, then steps into nested values. Built on the
+/// stack while descending; turned into text ("tags[3]", "attrs[0].value", "address.zip") only
+/// when a check fails.
+struct Path {
+  const Path* parent = nullptr;
+  const std::string* name = nullptr;  // the column (top) or a ROW field (".name")
+  int64_t index = -1;                 // an ARRAY element or MAP entry ("[3]")
+  const char* suffix = nullptr;       // ".key" / ".value" after a MAP entry
+
+  std::string str() const {
+    std::string s = parent ? parent->str() : std::string();
+    if (name) s += (parent ? "." : "") + *name;
+    if (index >= 0) s += "[" + std::to_string(index) + "]";
+    if (suffix) s += suffix;
+    return s;
+  }
+};
+
+Status Invalid(const Path& at, const DataType& t, const std::string& what) {
+  return Status::InvalidArgument("column '" + at.str() + "' (" + t.ToString() + "): " + what);
+}
+
+Status IntInRange(const Path& at, const DataType& t, int64_t v, int64_t lo, int64_t hi) {
   if (v < lo || v > hi)
-    return Invalid(c, "value " + std::to_string(v) + " is out of range [" + std::to_string(lo) + ", " +
-                          std::to_string(hi) + "]");
+    return Invalid(at, t, "value " + std::to_string(v) + " is out of range [" + std::to_string(lo) + ", " +
+                              std::to_string(hi) + "]");
   return Status::OK();
 }
 
-}  // namespace
+Status DatumAt(const Path& at, const DataType& t, const Value& v, Datum* out);
 
-Status DatumFromValue(const ColumnType& c, const Value& v, Datum* out) {
+/// Checks one element, entry key/value or field `v` of nested type `t` at `at`.
+Status CheckChild(const Path& at, const DataType& t, const Value& v) {
+  if (v.kind == Value::Kind::kNull) {
+    if (t.nullable) return Status::OK();
+    return Invalid(at, t, "the value is null");
+  }
+  Datum ignored;
+  return DatumAt(at, t, v, &ignored);
+}
+
+/// Checks a non-null nested value `v` of `t` all the way down.
+Status CheckNested(const Path& at, const DataType& t, const Value& v) {
+  switch (t.root) {
+    case TypeRoot::kArray:
+      for (size_t k = 0; k < v.count; ++k)
+        FLUSS_RETURN_NOT_OK(CheckChild(Path{&at, nullptr, static_cast<int64_t>(k)}, t.children[0].type, v.items[k]));
+      return Status::OK();
+    case TypeRoot::kMap:
+      for (size_t k = 0; k < v.count; ++k) {
+        FLUSS_RETURN_NOT_OK(
+            CheckChild(Path{&at, nullptr, static_cast<int64_t>(k), ".key"}, t.children[0].type, v.items[2 * k]));
+        FLUSS_RETURN_NOT_OK(CheckChild(Path{&at, nullptr, static_cast<int64_t>(k), ".value"}, t.children[1].type,
+                                       v.items[2 * k + 1]));
+      }
+      return Status::OK();
+    case TypeRoot::kRow:
+      if (v.count != t.children.size())
+        return Invalid(at, t, "a row of " + std::to_string(v.count) + " field(s) for a type of " +
+                                  std::to_string(t.children.size()));
+      for (size_t k = 0; k < v.count; ++k)
+        FLUSS_RETURN_NOT_OK(CheckChild(Path{&at, &t.children[k].name}, t.children[k].type, v.items[k]));
+      return Status::OK();
+    default:
+      return Status::Internal("column '" + at.str() + "': not a nested type");
+  }
+}
+
+Status DatumAt(const Path& at, const DataType& t, const Value& v, Datum* out) {
   using K = Value::Kind;
-  const DataType& t = c.type;
-  if (v.kind == K::kNull) return Invalid(c, "the value is null");
-  auto wrong_kind = [&] { return Invalid(c, std::string("a ") + KindName(v.kind) + " value does not fit"); };
+  if (v.kind == K::kNull) return Invalid(at, t, "the value is null");
+  auto wrong_kind = [&] { return Invalid(at, t, std::string("a value of kind ") + KindName(v.kind) + " does not fit"); };
   *out = Datum{};
   switch (t.root) {
     case TypeRoot::kBoolean:
@@ -53,10 +112,10 @@ Status DatumFromValue(const ColumnType& c, const Value& v, Datum* out) {
     case TypeRoot::kDate:
     case TypeRoot::kBigInt: {
       if (v.kind != K::kInt64) return wrong_kind();
-      if (t.root == TypeRoot::kTinyInt) FLUSS_RETURN_NOT_OK(IntInRange(c, v.i, INT8_MIN, INT8_MAX));
-      if (t.root == TypeRoot::kSmallInt) FLUSS_RETURN_NOT_OK(IntInRange(c, v.i, INT16_MIN, INT16_MAX));
+      if (t.root == TypeRoot::kTinyInt) FLUSS_RETURN_NOT_OK(IntInRange(at, t, v.i, INT8_MIN, INT8_MAX));
+      if (t.root == TypeRoot::kSmallInt) FLUSS_RETURN_NOT_OK(IntInRange(at, t, v.i, INT16_MIN, INT16_MAX));
       if (t.root == TypeRoot::kInt || t.root == TypeRoot::kDate)
-        FLUSS_RETURN_NOT_OK(IntInRange(c, v.i, INT32_MIN, INT32_MAX));
+        FLUSS_RETURN_NOT_OK(IntInRange(at, t, v.i, INT32_MIN, INT32_MAX));
       out->i = v.i;
       return Status::OK();
     }
@@ -71,19 +130,24 @@ Status DatumFromValue(const ColumnType& c, const Value& v, Datum* out) {
     case TypeRoot::kChar:
     case TypeRoot::kBinary:
       if (v.kind != K::kBytes) return wrong_kind();
-      if (v.s.size() > static_cast<size_t>(std::numeric_limits<int32_t>::max()))
-        return Invalid(c, "value of " + std::to_string(v.s.size()) + " bytes is too large");
-      if ((t.root == TypeRoot::kChar || t.root == TypeRoot::kBinary) && v.s.size() > static_cast<size_t>(t.length))
-        return Invalid(c, "value has " + std::to_string(v.s.size()) + " bytes, more than " +
-                              std::to_string(t.length));
+      // (a row of values this large could not be sent in one request anyway)
+      if (v.s.size() > static_cast<size_t>(std::numeric_limits<int32_t>::max() / 2))
+        return Invalid(at, t, "value of " + std::to_string(v.s.size()) + " bytes is too large");
+      if (t.root == TypeRoot::kChar && v.s.size() > static_cast<size_t>(t.length))
+        return Invalid(at, t, "value has " + std::to_string(v.s.size()) + " bytes, more than " +
+                                  std::to_string(t.length));
+      // BINARY(n) is fixed-width: Arrow's fixed_size_binary(n) and Java's BinaryType hold n bytes.
+      if (t.root == TypeRoot::kBinary && v.s.size() != static_cast<size_t>(t.length))
+        return Invalid(at, t, "value has " + std::to_string(v.s.size()) + " bytes, expected " +
+                                  std::to_string(t.length));
       out->bytes = v.s;
       return Status::OK();
     case TypeRoot::kDecimal: {
       if (v.kind != K::kDecimal) return wrong_kind();
       const arrow::Decimal128 dec(v.dec_hi, v.dec_lo);
       if (!dec.FitsInPrecision(t.precision))
-        return Invalid(c, "unscaled value " + dec.ToIntegerString() + " has more than " +
-                              std::to_string(t.precision) + " digits");
+        return Invalid(at, t, "value " + dec.ToString(t.scale) + " has more than " + std::to_string(t.precision) +
+                                  " digits");
       out->dec_hi = v.dec_hi;
       out->dec_lo = v.dec_lo;
       out->i = static_cast<int64_t>(v.dec_lo);  // the whole value when compact (|v| < 10^18)
@@ -91,7 +155,7 @@ Status DatumFromValue(const ColumnType& c, const Value& v, Datum* out) {
     }
     case TypeRoot::kTime: {
       if (v.kind != K::kInt64) return wrong_kind();
-      FLUSS_RETURN_NOT_OK(IntInRange(c, v.i, 0, UnitsPerDay(static_cast<arrow::TimeUnit::type>(t.unit)) - 1));
+      FLUSS_RETURN_NOT_OK(IntInRange(at, t, v.i, 0, UnitsPerDay(static_cast<arrow::TimeUnit::type>(t.unit)) - 1));
       int32_t ms = 0;
       TimeToMillis(v.i, t.unit, &ms);  // within a day: cannot overflow
       out->i = ms;
@@ -103,18 +167,35 @@ Status DatumFromValue(const ColumnType& c, const Value& v, Datum* out) {
       int64_t millis = 0;
       int32_t nanos = 0;
       if (!TimestampToMillis(v.i, t.unit, &millis, &nanos))
-        return Invalid(c, "value " + std::to_string(v.i) + " is out of the millisecond range");
+        return Invalid(at, t, "value " + std::to_string(v.i) + " is out of the millisecond range");
       out->i = millis;
       out->nanos = nanos;
       return Status::OK();
     }
+    case TypeRoot::kArray:
+    case TypeRoot::kMap:
+    case TypeRoot::kRow: {
+      const K want = t.root == TypeRoot::kArray ? K::kArray : t.root == TypeRoot::kMap ? K::kMap : K::kRow;
+      if (v.kind != want) return wrong_kind();
+      if (v.count > 0 && v.items == nullptr) return Invalid(at, t, "no items for a count of " + std::to_string(v.count));
+      FLUSS_RETURN_NOT_OK(CheckNested(at, t, v));
+      out->nested = &v;
+      return Status::OK();
+    }
   }
-  return Status::Internal("column '" + c.name + "': unhandled type");
+  return Status::Internal("column '" + at.str() + "': unhandled type");
 }
 
-Status CheckDatumForBuilder(const ColumnType& c, const Datum& d, const char* format) {
+}  // namespace
+
+Status DatumFromValue(const ColumnType& c, const Value& v, Datum* out) {
+  return DatumAt(Path{nullptr, &c.name}, c.type, v, out);
+}
+
+Status CheckDatumForBuilder(const ColumnType& c, const Datum& d, RowFormat format) {
   auto corrupt = [&](const std::string& what) {
-    return Status::Protocol(std::string(format) + " column '" + c.name + "' (" + c.type.ToString() + "): " + what);
+    return Status::Protocol(std::string(RowFormatName(format)) + " column '" + c.name + "' (" + c.type.ToString() +
+                            "): " + what);
   };
   switch (c.type.root) {
     case TypeRoot::kTimestamp:
@@ -129,6 +210,9 @@ Status CheckDatumForBuilder(const ColumnType& c, const Datum& d, const char* for
       if (d.bytes.size() > static_cast<size_t>(c.type.length))
         return corrupt("value of " + std::to_string(d.bytes.size()) + " bytes");
       return Status::OK();
+    case TypeRoot::kArray:
+    case TypeRoot::kMap:
+    case TypeRoot::kRow: return DecodeNested(c, format, d.bytes, nullptr);
     default:
       return Status::OK();
   }
@@ -145,8 +229,11 @@ Status AppendTo(arrow::ArrayBuilder* b, const ColumnType& c, Args&&... args) {
 
 }  // namespace
 
-Status AppendDatum(const ColumnType& c, const Datum& d, arrow::ArrayBuilder* b) {
+Status AppendDatum(const ColumnType& c, const Datum& d, RowFormat format, arrow::ArrayBuilder* b) {
   switch (c.type.arrow_type_id) {
+    case arrow::Type::LIST:
+    case arrow::Type::MAP:
+    case arrow::Type::STRUCT: return DecodeNested(c, format, d.bytes, b);
     case arrow::Type::BOOL: return AppendTo<arrow::BooleanBuilder>(b, c, d.i != 0);
     case arrow::Type::INT8: return AppendTo<arrow::Int8Builder>(b, c, static_cast<int8_t>(d.i));
     case arrow::Type::INT16: return AppendTo<arrow::Int16Builder>(b, c, static_cast<int16_t>(d.i));
@@ -182,14 +269,15 @@ Status AppendDatum(const ColumnType& c, const Datum& d, arrow::ArrayBuilder* b) 
 }
 
 Status AppendRow(const std::vector<ColumnType>& columns, const uint8_t* null_bitmap,
-                 const std::vector<Datum>& datums, const std::vector<arrow::ArrayBuilder*>& builders) {
+                 const std::vector<Datum>& datums, RowFormat format,
+                 const std::vector<arrow::ArrayBuilder*>& builders) {
   for (size_t i = 0; i < columns.size(); ++i) {
     if ((null_bitmap[i >> 3] >> (i & 7)) & 1) {
       auto st = builders[i]->AppendNull();
       if (!st.ok()) return Status::Internal("appending to column '" + columns[i].name + "': " + st.ToString());
       continue;
     }
-    FLUSS_RETURN_NOT_OK(AppendDatum(columns[i], datums[i], builders[i]));
+    FLUSS_RETURN_NOT_OK(AppendDatum(columns[i], datums[i], format, builders[i]));
   }
   return Status::OK();
 }

@@ -24,11 +24,12 @@
 
 namespace fluss::row {
 
-/// A column as the codecs see it: its name (for error messages) and its Fluss type.
-struct ColumnType {
-  std::string name;
-  DataType type;
-};
+/// The two row formats nested values follow: a nested ROW is a CompactedRow inside COMPACTED
+/// rows and an IndexedRow inside INDEXED rows (protocol-data.md 4.1, 4.4).
+enum class RowFormat : uint8_t { kCompacted, kIndexed };
+
+/// "CompactedRow" or "IndexedRow", for error messages.
+const char* RowFormatName(RowFormat format);
 
 /// The ColumnType of every field of `schema` (DataTypeOf; fails naming the field).
 Result<std::vector<ColumnType>> ColumnTypesOf(const arrow::Schema& schema);
@@ -43,6 +44,8 @@ Result<std::vector<ColumnType>> ColumnTypesOf(const arrow::Schema& schema);
 ///   STRING, CHAR, BYTES, BINARY   bytes (UTF-8 for the string types; borrowed, not owned)
 ///   DECIMAL                 (dec_hi, dec_lo) = 128-bit unscaled value at the column scale;
 ///                           for a compact decimal also i = the unscaled value
+///   ARRAY, MAP, ROW         encode: nested = the checked Value; decode: bytes = the nested
+///                           BinaryArray / BinaryMap / row bytes (nested_codec.h)
 struct Datum {
   int64_t i = 0;
   int32_t nanos = 0;
@@ -50,32 +53,38 @@ struct Datum {
   std::string_view bytes;
   int64_t dec_hi = 0;
   uint64_t dec_lo = 0;
+  const Value* nested = nullptr;
 };
 
 /// Checks the non-null `v` against `column` and converts it (fluss::Value conventions of
 /// include/fluss/client.h: kInt64 for integers, DATE days, TIME and TIMESTAMP in the column's
 /// Arrow unit; kDouble or kInt64 for FLOAT/DOUBLE; kBytes for the byte-string types; kDecimal
-/// unscaled at the column scale; kBool). Fails with kInvalidArgument naming the column for a
-/// null, a value of the wrong kind, an integer outside the type's range, a TIME outside one day,
-/// a timestamp outside the millisecond range, a CHAR(n)/BINARY(n) value longer than n bytes or a
-/// decimal with more digits than the precision.
+/// unscaled at the column scale; kBool; kArray / kMap / kRow for the nested types, checked
+/// element by element). Fails with kInvalidArgument naming the column, and inside a nested value
+/// the path to the element ("tags[3]", "attrs[0].value", "address.zip"), for a null (at the top,
+/// or inside a nested value where the type is NOT NULL), a value of the wrong kind, an integer
+/// outside the type's range, a TIME outside one day, a timestamp outside the millisecond range,
+/// a CHAR(n) value longer than n bytes, a BINARY(n) value of another length than n, a decimal
+/// with more digits than the precision, or a ROW of another number of fields.
 Status DatumFromValue(const ColumnType& column, const Value& v, Datum* out);
 
 /// Checks that a decoded `d` of `column` can be appended to the column's Arrow builder (the
 /// nano-of-millisecond in range, the timestamp representable in the Arrow unit, a BINARY(n)
-/// value not longer than n). `format` names the row format in the kProtocol error
-/// ("CompactedRow", ...).
-Status CheckDatumForBuilder(const ColumnType& column, const Datum& d, const char* format);
+/// value not longer than n, a nested value's bytes well formed in `format` all the way down).
+/// Fails with kProtocol naming the row format and the column.
+Status CheckDatumForBuilder(const ColumnType& column, const Datum& d, RowFormat format);
 
 /// Appends `d` (checked with CheckDatumForBuilder) to `builder`, which was made with
 /// arrow::MakeBuilder for the column's Arrow type. BINARY(n) values shorter than n are padded
-/// with 0x00. Fails with kInternal naming the column when Arrow fails.
-Status AppendDatum(const ColumnType& column, const Datum& d, arrow::ArrayBuilder* builder);
+/// with 0x00; nested bytes are decoded in `format` into the nested builders. Fails with
+/// kInternal naming the column when Arrow fails.
+Status AppendDatum(const ColumnType& column, const Datum& d, RowFormat format, arrow::ArrayBuilder* builder);
 
 /// The encode loop of the row formats (null bitmap first): `out` already holds the row's
 /// bitmap, zeroed, at offset `start`. For each column i, a null value sets bit i (a null in a
 /// NOT NULL column is an error); any other value is checked by DatumFromValue and passed to
-/// `write(i, datum)`, which appends its bytes. On failure `out` is truncated back to `start`.
+/// `write(i, datum)`, which appends its bytes and returns a Status. On failure `out` is
+/// truncated back to `start`.
 template <typename Write>
 Status EncodeRowFields(const std::vector<ColumnType>& columns, const Value* values, std::string* out,
                        size_t start, Write&& write) {
@@ -91,7 +100,7 @@ Status EncodeRowFields(const std::vector<ColumnType>& columns, const Value* valu
     } else {
       Datum d;
       st = DatumFromValue(c, values[i], &d);
-      if (st.ok()) write(i, d);
+      if (st.ok()) st = write(i, d);
     }
     if (!st.ok()) {
       out->resize(start);
@@ -104,7 +113,8 @@ Status EncodeRowFields(const std::vector<ColumnType>& columns, const Value* valu
 /// Appends one decoded row: for each column i, a null when bit i of `null_bitmap` (LSB first,
 /// protocol-data.md section 0) is set, else AppendDatum of `datums[i]`.
 Status AppendRow(const std::vector<ColumnType>& columns, const uint8_t* null_bitmap,
-                 const std::vector<Datum>& datums, const std::vector<arrow::ArrayBuilder*>& builders);
+                 const std::vector<Datum>& datums, RowFormat format,
+                 const std::vector<arrow::ArrayBuilder*>& builders);
 
 /// Checks that `builders` has one builder per column of the column's Arrow type. `what` names the
 /// decoder in the kInvalidArgument error.

@@ -6,7 +6,8 @@
 //    order; unused trailing slots stay 0]
 //   [values of the non-null fields, in field order, no padding between them]
 //
-// Variable-length: STRING, BYTES, DECIMAL with precision > 18. Everything else is fixed:
+// Variable-length: STRING, BYTES, DECIMAL with precision > 18, ARRAY and MAP (BinaryArray /
+// BinaryMap, nested_codec.h), ROW (a nested IndexedRow). Everything else is fixed:
 // BOOLEAN/TINYINT 1, SMALLINT 2, INT/DATE/TIME 4 (TIME as int32 milliseconds of day), BIGINT 8,
 // FLOAT 4, DOUBLE 8, CHAR(n)/BINARY(n) n bytes (0x00-padded), compact DECIMAL 8 (unscaled int64),
 // TIMESTAMP(_LTZ) p <= 3: 8 (epoch millis), p > 3: 12 (epoch millis floored + nano-of-milli).
@@ -30,16 +31,28 @@
 #include "fluss/client.h"
 #include "fluss/row/data_type.h"
 #include "fluss/row/datum.h"
+#include "fluss/row/value_arena.h"
 #include "fluss/status.h"
 
 namespace fluss::row {
 
-/// Per-schema IndexedRow encoder and decoder: the type dispatch is resolved once per column
-/// when the codec is made. Immutable after Make.
+/// Appends the IndexedRow of `values` (one per column of `columns`; DatumFromValue rules) to
+/// `out`; on failure (kInvalidArgument naming the column) `out` is left as it was.
+Status EncodeIndexedFields(const std::vector<ColumnType>& columns, const Value* values, std::string* out);
+
+/// Decodes one IndexedRow of `columns` of exactly `size` bytes and, when `builders` is not null,
+/// appends one value (or null) to each builder (one per column). Everything is read and checked
+/// (kProtocol naming the column) before a builder is touched. `scratch` holds the decoded
+/// fields (reused between calls; a nested row needs its own).
+Status DecodeIndexedFields(const std::vector<ColumnType>& columns, const uint8_t* data, size_t size,
+                           const std::vector<arrow::ArrayBuilder*>* builders, std::vector<Datum>* scratch);
+
+/// Per-schema IndexedRow encoder and decoder, the column types resolved once when the codec is
+/// made. Immutable after Make.
 class IndexedRowCodec {
  public:
-  /// Fails with kInvalidArgument naming the column for an Arrow type without an IndexedRow
-  /// encoding here (nested types, decimal256, ...).
+  /// Fails with kInvalidArgument naming the column for an Arrow type without a Fluss
+  /// equivalent (decimal256, large_list, ...).
   static Result<IndexedRowCodec> Make(const arrow::Schema& schema);
 
   /// Appends the encoding of one row (`values` has one Value per field) to `out`. On failure
@@ -69,7 +82,6 @@ class IndexedRowCodec {
  private:
   IndexedRowCodec() = default;
   std::vector<ColumnType> columns_;
-  std::vector<int32_t> widths_;  // bytes of a fixed-width value; 0 for variable-length
   size_t bitmap_bytes_ = 0;
   size_t num_variable_ = 0;
 };
@@ -90,17 +102,17 @@ Status EncodeIndexedRow(const arrow::Schema& schema, const Value* values, std::s
 Status DecodeIndexedRow(const arrow::Schema& schema, const uint8_t* data, size_t size,
                         const std::vector<arrow::ArrayBuilder*>& builders);
 
-/// Cell `row` of `a` as a Value (strings and binaries point into the array's buffers). Fails
-/// with kInvalidArgument naming `column` for a type without a Value mapping. `row` must be in
-/// range.
-Status ValueFromArrow(const arrow::Array& a, int64_t row, const std::string& column, Value* out);
+/// Cell `row` of `a` as a Value (strings and binaries point into the array's buffers; the
+/// Values of a list, map or struct cell are allocated from `arena`, which must then be given).
+/// Fails with kInvalidArgument naming `column` for a type without a Value mapping. `row` must
+/// be in range.
+Status ValueFromArrow(const arrow::Array& a, int64_t row, const std::string& column, Value* out,
+                      ValueArena* arena = nullptr);
 
-/// Turns row `row` of `batch` into one Value per column (for writing Arrow input to INDEXED
-/// tables). String and binary Values point into the batch's buffers, so they are valid while
-/// `batch` lives. `scratch` is reserved for values that need owned bytes (none of the supported
-/// types does today; it is left untouched). Fails with kInvalidArgument for a row out of range
-/// or a column type without a Value mapping.
-Status RowValuesFromArrow(const arrow::RecordBatch& batch, int64_t row, std::vector<Value>* out,
-                          std::vector<std::string>* scratch);
+/// Turns row `row` of `batch` into one Value per column (for writing Arrow input row by row).
+/// String and binary Values point into the batch's buffers, so they are valid while `batch`
+/// lives; nested values come from `arena` (valid until it is cleared). Fails with
+/// kInvalidArgument for a row out of range or a column type without a Value mapping.
+Status RowValuesFromArrow(const arrow::RecordBatch& batch, int64_t row, std::vector<Value>* out, ValueArena* arena);
 
 }  // namespace fluss::row

@@ -17,7 +17,7 @@ Status KeyEncoder::Init(std::shared_ptr<arrow::Schema> schema, std::vector<int> 
                                      " columns");
     const arrow::Field& field = *schema->field(index);
     auto type = DataTypeOf(field);
-    if (!type.ok())
+    if (!type.ok() || type->is_nested())
       return Status::InvalidArgument("key column '" + field.name() + "' has type " + field.type()->ToString() +
                                      ", which cannot be part of a key");
     columns.push_back(ColumnType{field.name(), *type});
@@ -36,11 +36,7 @@ Status KeyEncoder::KeyError(size_t k, const std::string& what) const {
 Status KeyEncoder::KeyDatum(size_t k, const Value* values, Datum* d) const {
   const Value& v = values[key_columns_[k]];
   if (v.kind == Value::Kind::kNull) return KeyError(k, "a key column must not be null");
-  FLUSS_RETURN_NOT_OK(DatumFromValue(columns_[k], v, d));
-  const DataType& t = columns_[k].type;
-  if (t.root == TypeRoot::kBinary && d->bytes.size() != static_cast<size_t>(t.length))
-    return KeyError(k, "value has " + std::to_string(d->bytes.size()) + " bytes, expected " + std::to_string(t.length));
-  return Status::OK();
+  return DatumFromValue(columns_[k], v, d);
 }
 
 Result<CompactedKeyEncoder> CompactedKeyEncoder::Create(std::shared_ptr<arrow::Schema> schema,
@@ -55,7 +51,7 @@ Status CompactedKeyEncoder::Encode(const Value* values, std::string* out) const 
   for (size_t k = 0; k < columns_.size(); ++k) {
     Datum d;
     FLUSS_RETURN_NOT_OK(KeyDatum(k, values, &d));
-    AppendCompactedField(columns_[k].type, d, out);
+    FLUSS_RETURN_NOT_OK(AppendCompactedField(columns_[k], d, out));
   }
   return Status::OK();
 }

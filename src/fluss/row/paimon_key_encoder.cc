@@ -88,6 +88,9 @@ Status PaimonKeyEncoder::Encode(const Value* values, std::string* out) const {
           }
         }
         break;
+      case TypeRoot::kArray:
+      case TypeRoot::kMap:
+      case TypeRoot::kRow: return KeyError(k, "a nested type cannot be part of a key");  // refused by Init
     }
   }
   out->resize(cursor);

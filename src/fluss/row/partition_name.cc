@@ -144,6 +144,9 @@ Result<std::string> PartitionValueString(const DataType& type, const Value& v, c
       break;
     }
     case TypeRoot::kDecimal: return Invalid(column, "DECIMAL columns cannot be partition keys");
+    case TypeRoot::kArray:
+    case TypeRoot::kMap:
+    case TypeRoot::kRow: return Invalid(column, type.ToString() + " columns cannot be partition keys");
   }
   FLUSS_RETURN_NOT_OK(CheckPartitionValue(out, column));
   return out;

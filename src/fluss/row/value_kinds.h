@@ -19,6 +19,9 @@ inline const char* KindName(Value::Kind k) {
     case Value::Kind::kDouble: return "float";
     case Value::Kind::kBytes: return "bytes";
     case Value::Kind::kDecimal: return "decimal";
+    case Value::Kind::kArray: return "array";
+    case Value::Kind::kMap: return "map";
+    case Value::Kind::kRow: return "row";
   }
   return "?";
 }

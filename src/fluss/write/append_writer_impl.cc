@@ -143,10 +143,11 @@ Result<WriteResult> AppendWriterImpl::WriteArrowRows(const std::shared_ptr<arrow
   // Every row joins the open batch of its bucket; the result completes when all those batches
   // are acknowledged.
   std::vector<Value> values;
-  std::vector<std::string> scratch;
+  row::ValueArena nested;  // a row's nested values, until the row is filed
   std::set<std::shared_ptr<WriteResult::State>> touched;
   for (int64_t r = 0; r < batch->num_rows(); ++r) {
-    FLUSS_RETURN_NOT_OK(row::RowValuesFromArrow(*batch, r, &values, &scratch));
+    nested.Clear();
+    FLUSS_RETURN_NOT_OK(row::RowValuesFromArrow(*batch, r, &values, &nested));
     FLUSS_ASSIGN_OR_RETURN(auto state, AppendValidated(values.data()));
     touched.insert(std::move(state));
   }

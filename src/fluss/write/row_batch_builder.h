@@ -6,12 +6,14 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <arrow/builder.h>
 #include <arrow/type_fwd.h>
 
 #include "fluss/client.h"
+#include "fluss/row/data_type.h"
 
 namespace fluss::write {
 
@@ -34,6 +36,7 @@ class RowBatchBuilder {
   std::vector<std::unique_ptr<arrow::ArrayBuilder>> builders_;
   std::vector<AppendFn> append_;
   std::vector<int32_t> fixed_width_;  // bytes per value for the size estimate
+  std::vector<std::optional<row::ColumnType>> nested_;  // ARRAY/MAP/ROW columns: appended recursively
   int64_t num_rows_ = 0;
   int64_t estimated_bytes_ = 0;
 };

@@ -21,16 +21,18 @@ class RowValidator {
   /// Check fail with kInvalidArgument naming the column.
   explicit RowValidator(std::shared_ptr<arrow::Schema> schema);
 
-  /// Checks `values[0, count)`, one per column in schema order. Fails with kInvalidArgument
-  /// naming the column for a wrong row length, a value of the wrong kind, an integer out of the
-  /// column's range, a TIME outside one day, a BINARY(n) of another length, a DECIMAL with more
-  /// digits than its precision, a string over 1 GiB or a null in a NOT NULL column.
+  /// Checks `values[0, count)`, one per column in schema order, by the rules of
+  /// row::DatumFromValue (row/datum.h). Fails with kInvalidArgument naming the column (and the
+  /// path inside a nested value) for a wrong row length, a value of the wrong kind, an integer
+  /// out of the column's range, a TIME outside one day, a BINARY(n) of another length, a DECIMAL
+  /// with more digits than its precision, a string over 1 GiB or a null in a NOT NULL column or
+  /// element.
   Status Check(const Value* values, size_t count) const;
 
  private:
   std::shared_ptr<arrow::Schema> schema_;
-  std::vector<row::DataType> types_;  // one per field
-  Status unsupported_;                // why types_ could not be built, if so
+  std::vector<row::ColumnType> columns_;  // one per field
+  Status unsupported_;                    // why columns_ could not be built, if so
 };
 
 }  // namespace fluss::write
