@@ -7,38 +7,14 @@ from typing import List, Optional
 import pyarrow as pa
 
 from ._errors import FlussError
+from ._native import _fluss
 from ._validate import _column_list
 
 
-def _type_string(t: pa.DataType) -> str:
-    if pa.types.is_boolean(t):
-        return "boolean"
-    for check, name in (
-        (pa.types.is_int8, "tinyint"),
-        (pa.types.is_int16, "smallint"),
-        (pa.types.is_int32, "int"),
-        (pa.types.is_int64, "bigint"),
-        (pa.types.is_float32, "float"),
-        (pa.types.is_float64, "double"),
-        (pa.types.is_date32, "date"),
-    ):
-        if check(t):
-            return name
-    if pa.types.is_string(t) or pa.types.is_large_string(t):
-        return "string"
-    if pa.types.is_fixed_size_binary(t):
-        return f"binary({t.byte_width})"
-    if pa.types.is_binary(t) or pa.types.is_large_binary(t):
-        return "bytes"
-    if pa.types.is_decimal(t):
-        return f"decimal({t.precision},{t.scale})"
-    precision = {"s": 0, "ms": 3, "us": 6, "ns": 9}
-    if pa.types.is_time(t):
-        return f"time({precision[t.unit]})"
-    if pa.types.is_timestamp(t):
-        kind = "timestamp_ltz" if t.tz else "timestamp"
-        return f"{kind}({precision[t.unit]})"
-    return str(t)
+def _column_types(schema: pa.Schema) -> List[str]:
+    """The Fluss type name of each field (pyfluss spelling); FlussError naming the field for
+    an Arrow type without a Fluss equivalent."""
+    return list(_fluss._column_types(schema))
 
 
 class Schema:
@@ -49,13 +25,26 @@ class Schema:
         primary_keys: a list (or tuple) of distinct column names, e.g. ``["id"]``; None or empty
             for a log table.
 
-    Field nullability is kept (``nullable=False`` makes a NOT NULL column); primary-key columns
-    are NOT NULL. A field metadata entry ``b"comment"`` becomes the column comment.
+    Arrow types map to Fluss types as follows: ``bool`` boolean; ``int8/16/32/64``
+    tinyint/smallint/int/bigint; ``float32/64`` float/double; ``string``/``large_string``
+    string (``char(n)`` with field metadata ``{"fluss.char_length": "n"}``);
+    ``binary``/``large_binary`` bytes; ``binary(n)`` binary(n); ``decimal128(p, s)``
+    decimal(p,s); ``date32`` date; ``time32(s|ms)``/``time64(us|ns)`` time(0|3|6|9);
+    ``timestamp(unit)`` timestamp(0|3|6|9); ``timestamp(unit, tz)`` timestamp_ltz(0|3|6|9);
+    ``list_(T)`` array<T>; ``map_(K, V)`` map<K,V> (keys NOT NULL); ``struct([...])``
+    row<...>, nested in each other at any depth.
+
+    Field nullability is kept at every level (``nullable=False`` makes a NOT NULL column, list
+    item, map value or struct field); primary-key columns are NOT NULL. A field metadata entry
+    ``b"comment"`` becomes the column comment.
 
     Raises:
         FlussError: error_code -2, naming the argument, if ``schema`` is not a
             ``pyarrow.Schema``, or ``primary_keys`` is not a list of str (a single string such
-            as ``"id"`` is rejected: pass ``["id"]``), repeats a name or names a missing column.
+            as ``"id"`` is rejected: pass ``["id"]``), repeats a name or names a missing column;
+            naming the field (and the path inside it, e.g. ``address.zip``) for an Arrow type
+            with no Fluss equivalent (unsigned integers, ``float16``, ``large_list``,
+            dictionaries, ``date64``, ...).
     """
 
     def __init__(self, schema: pa.Schema, primary_keys: Optional[List[str]] = None):
@@ -65,12 +54,15 @@ class Schema:
         for pk in pks:
             if pk not in schema.names:
                 raise FlussError(f"Schema: primary key column '{pk}' is not in the schema")
+        self._types = _column_types(schema)  # raises for a type without a Fluss equivalent
         if pks:
             schema = pa.schema(
                 [f.with_nullable(False) if f.name in pks else f for f in schema], metadata=schema.metadata
             )
         self._schema = schema
         self._primary_keys = pks
+        if pks:
+            self._types = _column_types(schema)
 
     @property
     def arrow_schema(self) -> pa.Schema:
@@ -81,9 +73,10 @@ class Schema:
         return list(self._schema.names)
 
     def get_column_types(self) -> List[str]:
-        """Fluss type names, e.g. ``int``, ``timestamp_ltz(6)``, ``decimal(10,2)``; NOT NULL
-        columns end in `` NOT NULL``."""
-        return [_type_string(f.type) + ("" if f.nullable else " NOT NULL") for f in self._schema]
+        """Fluss type names as the later pyfluss spells them, e.g. ``int``,
+        ``timestamp_ltz(6)``, ``decimal(10,2)``, ``array<string>``, ``map<string,int>``,
+        ``row<a int, b string>``; NOT NULL columns and nested levels end in `` NOT NULL``."""
+        return list(self._types)
 
     def get_columns(self) -> List[tuple]:
         return list(zip(self.get_column_names(), self.get_column_types()))

@@ -35,6 +35,27 @@ def _lossless(got: pa.DataType, want: pa.DataType) -> bool:
     return False
 
 
+def _nested_castable(got: pa.DataType, want: pa.DataType) -> bool:
+    """Whether a nested input type has the shape of the table's nested type (lists of lists,
+    maps of maps, structs with the same field names in order), every leaf equal or widened as
+    in ``_lossless`` or an integer of another width: then a safe cast (which checks every
+    value) makes it the table's type."""
+    t = pa.types
+    if t.is_map(want):
+        return (t.is_map(got) and _nested_castable(got.key_type, want.key_type)
+                and _nested_castable(got.item_type, want.item_type))
+    if t.is_list(want):
+        return (t.is_list(got) or t.is_large_list(got)) and _nested_castable(got.value_type, want.value_type)
+    if t.is_struct(want):
+        return (t.is_struct(got) and [f.name for f in got] == [f.name for f in want]
+                and all(_nested_castable(g.type, w.type) for g, w in zip(got, want)))
+    return got.equals(want) or _lossless(got, want) or (t.is_integer(got) and t.is_integer(want))
+
+
+def _is_nested(t: pa.DataType) -> bool:
+    return pa.types.is_list(t) or pa.types.is_map(t) or pa.types.is_struct(t)
+
+
 #: Returned by every write: ``await handle.wait()`` resolves once the server acknowledged it.
 WriteResultHandle = _fluss.WriteResultHandle
 
@@ -177,8 +198,11 @@ class AppendWriter(_WriterBase):
     def _conform(self, batch: pa.RecordBatch, method: str = "write_arrow_batch") -> pa.RecordBatch:
         """Checks a batch against the table (names, types, nulls in NOT NULL columns) and casts
         columns whose Arrow type only widens the table's (large_string -> string, int32 ->
-        int64, float32 -> float64, timestamp units when no value changes); anything else
-        raises FlussError naming the column."""
+        int64, float32 -> float64, timestamp units when no value changes), and nested columns
+        of the table's shape whose values all fit (checked by a safe cast); anything else
+        raises FlussError naming the column. Child names and nullability inside nested types
+        are the core's to check (nulls where the table's type is NOT NULL are refused there,
+        naming the path)."""
         if not isinstance(batch, pa.RecordBatch):
             raise FlussError(f"{method}: expected a pyarrow.RecordBatch, got {type(batch).__name__}")
         if batch.num_columns != len(self._schema):
@@ -189,7 +213,16 @@ class AppendWriter(_WriterBase):
             if got.name != want.name:
                 raise FlussError(f"{method}: column {i} is '{got.name}' but the table's column is '{want.name}'")
             col = batch.column(i)
-            if not got.type.equals(want.type):
+            if _is_nested(want.type) and not got.type.equals(want.type):
+                if not _nested_castable(got.type, want.type):
+                    raise FlussError(f"{method}: column '{got.name}' has type {got.type}, which does not have "
+                                     f"the shape of the table's type {want.type}")
+                try:
+                    col = col.cast(want.type, safe=True)
+                except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as e:
+                    raise FlussError(f"{method}: column '{got.name}' of type {got.type} cannot be "
+                                     f"converted to the table's type {want.type} without loss: {e}") from None
+            elif not got.type.equals(want.type):
                 if not _lossless(got.type, want.type):
                     raise FlussError(f"{method}: column '{got.name}' has type {got.type}, which the table's "
                                      f"type {want.type} cannot hold without loss")

@@ -28,6 +28,7 @@ namespace nb = nanobind;
 void BindBridge(nb::module_& m);      // bridge.cc: _set_helpers
 void BindErrors(nb::module_& m);      // errors.cc: StatusError -> FlussError, _error_codes
 void BindConfig(nb::module_& m);      // config.cc: _validate_config
+void BindTypes(nb::module_& m);       // types.cc: _column_types
 void BindWriters(nb::module_& m);     // writers.cc: WriteResultHandle, _AppendWriter
 void BindUpsert(nb::module_& m);      // upsert.cc: _UpsertWriter
 void BindLookups(nb::module_& m);     // lookups.cc: _Lookuper, _PrefixLookuper

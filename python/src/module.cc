@@ -11,6 +11,7 @@ NB_MODULE(_fluss, m) {
 
   BindErrors(m);
   BindConfig(m);
+  BindTypes(m);
   BindBridge(m);
   BindWriters(m);
   BindUpsert(m);

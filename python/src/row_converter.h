@@ -70,7 +70,7 @@ class RowConverter {
   RowShape shape_;
   std::vector<Column> columns_;
   row::ValueArena nested_;         // the nested Values of the row being converted
-  std::vector<nb::object> keep_;   // objects made while converting it (sequence copies, item lists)
+  std::vector<nanobind::object> keep_;  // objects made while converting it (sequence copies, item lists)
 };
 
 /// Rows that hold only some columns of a table (the target columns of a partial update, the

@@ -9,6 +9,7 @@
 #include <arrow/type.h>
 
 #include "arrow_rows.h"
+#include "fluss/row/arrow_input.h"
 #include "fluss/row/compacted_row.h"
 #include "fluss/row/data_type.h"
 #include "fluss/row/indexed_row.h"
@@ -370,6 +371,50 @@ TEST(NestedCodec, RowBatchBuilderAndValueFromArrowRoundTrip) {
   auto rb2 = again.Finish();
   ASSERT_TRUE(rb2.ok());
   EXPECT_TRUE((*rb2)->Equals(**rb)) << (*rb2)->ToString();
+}
+
+}  // namespace
+}  // namespace fluss::row
+
+namespace fluss::row {
+namespace {
+
+TEST(ArrowInput, NestedColumnsConformIgnoringChildNamesButNotNulls) {
+  auto want = arrow::field("tags", arrow::list(arrow::field("item", arrow::int32(), false)));
+  // pyarrow's spelling: a nullable child named "item"; or Java's "element".
+  for (const char* child : {"item", "element"}) {
+    auto type = arrow::list(arrow::field(child, arrow::int32()));
+    auto got = arrow::json::ArrayFromJSONString(type, "[[1, 2], null, []]").ValueOrDie();
+    auto out = ConformArrowColumn(*want, got);
+    ASSERT_TRUE(out.ok()) << out.status().ToString();
+    EXPECT_TRUE((*out)->type()->Equals(*want->type()));
+    EXPECT_TRUE((*out)->ValidateFull().ok());
+  }
+  auto with_null = arrow::json::ArrayFromJSONString(arrow::list(arrow::int32()), "[[1, null], [null]]").ValueOrDie();
+  EXPECT_EQ(ConformArrowColumn(*want, with_null).status().message(), "column 'tags[]' is NOT NULL but has 2 nulls");
+  // A null hidden by slicing is not written, so it does not count.
+  EXPECT_TRUE(ConformArrowColumn(*want, with_null->Slice(2)).ok());
+  auto wider = arrow::json::ArrayFromJSONString(arrow::list(arrow::int64()), "[[1]]").ValueOrDie();
+  EXPECT_EQ(ConformArrowColumn(*want, wider).status().message(),
+            "column 'tags' has type list<item: int64> but the table's type is list<item: int32 not null>");
+
+  auto address = arrow::field(
+      "address", arrow::struct_({arrow::field("city", arrow::utf8()), arrow::field("zip", arrow::int32(), false)}));
+  auto rows = arrow::json::ArrayFromJSONString(
+                  arrow::struct_({arrow::field("city", arrow::utf8()), arrow::field("zip", arrow::int32())}),
+                  R"([{"city": "a", "zip": 1}, null, {"city": "b", "zip": null}])")
+                  .ValueOrDie();
+  EXPECT_EQ(ConformArrowColumn(*address, rows).status().message(), "column 'address.zip' is NOT NULL but has 1 null");
+  EXPECT_TRUE(ConformArrowColumn(*address, rows->Slice(0, 2)).ok());  // the null struct's zip does not count
+  auto renamed = arrow::json::ArrayFromJSONString(
+                     arrow::struct_({arrow::field("town", arrow::utf8()), arrow::field("zip", arrow::int32())}), "[]")
+                     .ValueOrDie();
+  EXPECT_FALSE(ConformArrowColumn(*address, renamed).ok());
+
+  auto attrs = arrow::field("attrs", arrow::map(arrow::utf8(), arrow::field("value", arrow::int32(), false)));
+  auto map = arrow::json::ArrayFromJSONString(arrow::map(arrow::utf8(), arrow::int32()), R"([[["a", 1], ["b", null]]])")
+                 .ValueOrDie();
+  EXPECT_EQ(ConformArrowColumn(*attrs, map).status().message(), "column 'attrs.value' is NOT NULL but has 1 null");
 }
 
 }  // namespace

@@ -14,6 +14,16 @@ namespace fluss::row {
 
 class ValueArena {
  public:
+  ValueArena() = default;
+  // Scratch space: a copy starts empty (owners that are copied keep working).
+  ValueArena(const ValueArena&) {}
+  ValueArena& operator=(const ValueArena&) {
+    Clear();
+    return *this;
+  }
+  ValueArena(ValueArena&&) = default;
+  ValueArena& operator=(ValueArena&&) = default;
+
   /// `n` null Values that stay where they are until Clear (later allocations never move them).
   Value* Allocate(size_t n);
   /// Forgets every allocation; the memory is kept for the next row.

@@ -1,5 +1,7 @@
 #include "fluss/write/append_writer_impl.h"
 
+#include "fluss/row/arrow_input.h"
+
 #include <map>
 #include <set>
 
@@ -165,21 +167,19 @@ Result<WriteResult> AppendWriterImpl::WriteArrowBatch(const std::shared_ptr<arro
     return Status::InvalidArgument("write_arrow_batch: batch has " + std::to_string(in.num_fields()) +
                                    " columns but table " + table_.table_path.ToString() + " has " +
                                    std::to_string(schema_->num_fields()));
+  std::vector<std::shared_ptr<arrow::Array>> columns;
   for (int i = 0; i < in.num_fields(); ++i) {
     const auto& want = schema_->field(i);
     const auto& got = in.field(i);
     if (got->name() != want->name())
       return Status::InvalidArgument("write_arrow_batch: column " + std::to_string(i) + " is '" + got->name() +
                                      "' but the table's column is '" + want->name() + "'");
-    if (!got->type()->Equals(*want->type()))
-      return Status::InvalidArgument("write_arrow_batch: column '" + got->name() + "' has type " +
-                                     got->type()->ToString() + " but the table's type is " + want->type()->ToString());
-    if (!want->nullable() && batch->column(i)->null_count() > 0)
-      return Status::InvalidArgument("write_arrow_batch: column '" + got->name() + "' is NOT NULL but has " +
-                                     std::to_string(batch->column(i)->null_count()) + " nulls");
+    auto column = row::ConformArrowColumn(*want, batch->column(i));
+    if (!column.ok()) return column.status().WithContext("write_arrow_batch");
+    columns.push_back(std::move(*column));
   }
   // Re-label with the table schema (names and nullability) so the batch encodes like a row batch.
-  auto aligned = arrow::RecordBatch::Make(schema_, batch->num_rows(), batch->columns());
+  auto aligned = arrow::RecordBatch::Make(schema_, batch->num_rows(), std::move(columns));
   if (indexed_ || assigner_->per_row()) return WriteArrowRows(aligned);
   // One sub-batch per partition (rows keep their order within it), so rows of two partitions
   // are never filed in one batch. Every partition name is checked before anything is filed.
