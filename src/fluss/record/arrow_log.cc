@@ -1,5 +1,7 @@
 #include "fluss/record/arrow_log.h"
 
+#include <arrow/array.h>
+#include <arrow/builder.h>
 #include <arrow/buffer.h>
 #include <arrow/io/memory.h>
 #include <arrow/ipc/message.h>
@@ -7,8 +9,10 @@
 #include <arrow/ipc/writer.h>
 #include <arrow/record_batch.h>
 #include <arrow/util/compression.h>
+#include <arrow/util/key_value_metadata.h>
 
 #include "fluss/record/lz4_frame_codec.h"
+#include "fluss/row/data_type.h"
 
 namespace fluss::record {
 
@@ -64,6 +68,46 @@ Result<std::shared_ptr<arrow::Buffer>> EncodeArrowLogBatch(const arrow::RecordBa
   return buf;
 }
 
+namespace {
+
+/// `rb` with the trailing 0x00 bytes of its CHAR(n) columns' values removed. The changelog the
+/// server builds for a table of kv format INDEXED carries CHAR(n) values with their IndexedRow
+/// padding (its Arrow writer reads the padded bytes), while IndexedRow.getChar, and so every
+/// other reader, strips it: stripped here too, so every path reads the value written.
+Result<std::shared_ptr<arrow::RecordBatch>> StripCharPadding(std::shared_ptr<arrow::RecordBatch> rb) {
+  for (int i = 0; i < rb->num_columns(); ++i) {
+    const auto& f = rb->schema()->field(i);
+    if (!f->metadata() || !f->metadata()->Contains(row::kCharLengthMetadataKey) ||
+        f->type()->id() != arrow::Type::STRING)
+      continue;
+    const auto& a = static_cast<const arrow::StringArray&>(*rb->column(i));
+    bool padded = false;
+    for (int64_t r = 0; r < a.length() && !padded; ++r) {
+      const std::string_view v = a.GetView(r);
+      padded = a.IsValid(r) && !v.empty() && v.back() == '\0';
+    }
+    if (!padded) continue;
+    arrow::StringBuilder b;
+    for (int64_t r = 0; r < a.length(); ++r) {
+      if (a.IsNull(r)) {
+        if (!b.AppendNull().ok()) return Status::Internal("rebuilding a CHAR column");
+        continue;
+      }
+      std::string_view v = a.GetView(r);
+      while (!v.empty() && v.back() == '\0') v.remove_suffix(1);
+      if (!b.Append(v).ok()) return Status::Internal("rebuilding a CHAR column");
+    }
+    auto stripped = b.Finish();
+    if (!stripped.ok()) return Status::Internal("rebuilding a CHAR column: " + stripped.status().ToString());
+    auto next = rb->SetColumn(i, f, *stripped);
+    if (!next.ok()) return Status::Internal("rebuilding a CHAR column: " + next.status().ToString());
+    rb = *next;
+  }
+  return rb;
+}
+
+}  // namespace
+
 Result<std::shared_ptr<arrow::RecordBatch>> DecodeArrowLogBatch(
     const std::shared_ptr<arrow::Buffer>& batch, const LogBatchHeader& header,
     const std::shared_ptr<arrow::Schema>& schema) {
@@ -87,7 +131,7 @@ Result<std::shared_ptr<arrow::RecordBatch>> DecodeArrowLogBatch(
   if ((*rb)->num_rows() != header.record_count)
     return Status::Protocol("Arrow batch has " + std::to_string((*rb)->num_rows()) +
                             " rows but the batch header says " + std::to_string(header.record_count));
-  return *rb;
+  return StripCharPadding(std::move(*rb));
 }
 
 }  // namespace fluss::record

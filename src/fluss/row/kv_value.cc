@@ -26,7 +26,30 @@ Result<KvRowCodec> KvRowCodec::Make(const arrow::Schema& schema, KvFormat format
   return KvRowCodec(std::move(codec));
 }
 
+namespace {
+
+/// Fluss 0.9's IndexedRow.getBinary strips trailing 0x00 bytes, and the tablet server then
+/// writes the shortened value into the changelog's fixed_size_binary(n) vector, which fails the
+/// whole PutKv batch (IndexOutOfBoundsException, UNKNOWN_SERVER_ERROR). So such a value is
+/// refused here, before it can take other rows of its batch down with it.
+Status CheckIndexedBinaries(const std::vector<ColumnType>& columns, const Value* values) {
+  for (size_t i = 0; i < columns.size(); ++i) {
+    const ColumnType& c = columns[i];
+    if (c.type.root != TypeRoot::kBinary || values[i].kind != Value::Kind::kBytes || values[i].s.empty()) continue;
+    if (values[i].s.back() == '\0')
+      return Status::InvalidArgument("column '" + c.name + "' (" + c.type.ToString() +
+                                     "): a value ending in a 0x00 byte cannot be stored with table.kv.format "
+                                     "INDEXED (the server strips trailing 0x00 bytes of BINARY values in INDEXED "
+                                     "rows and then fails the batch); use the COMPACTED kv format");
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
 Status KvRowCodec::Encode(const Value* values, std::string* out) const {
+  if (const auto* indexed = std::get_if<IndexedRowCodec>(&codec_))
+    FLUSS_RETURN_NOT_OK(CheckIndexedBinaries(indexed->columns(), values));
   return std::visit([&](const auto& c) { return c.Encode(values, out); }, codec_);
 }
 

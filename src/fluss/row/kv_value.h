@@ -44,7 +44,9 @@ class KvRowCodec {
   static Result<KvRowCodec> Make(const arrow::Schema& schema, KvFormat format);
 
   /// Appends the row encoding of `values` (one fluss::Value per field) to `out`; see
-  /// CompactedRowCodec::Encode / IndexedRowCodec::Encode for the failures.
+  /// CompactedRowCodec::Encode / IndexedRowCodec::Encode for the failures. INDEXED also refuses
+  /// a BINARY(n) value ending in 0x00 (kInvalidArgument naming the column): Fluss 0.9's server
+  /// strips such bytes when it builds the changelog and then fails the whole batch.
   Status Encode(const Value* values, std::string* out) const;
   /// Decodes one row of exactly `size` bytes into `builders` (one per field); no builder is
   /// touched on failure.

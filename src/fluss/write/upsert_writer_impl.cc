@@ -41,10 +41,15 @@ Result<std::shared_ptr<UpsertWriterImpl>> UpsertWriterImpl::Create(std::shared_p
                                        "' is missing from the target columns");
     }
     if (static_cast<int>(seen.size()) < schema->num_fields()) {
+      // The tablet server refuses a partial update of a table with any NOT NULL column outside
+      // the primary key, written or not (INVALID_TARGET_COLUMN): refused here before sending.
+      const auto& pks = desc.schema.primary_keys;
       for (int i = 0; i < schema->num_fields(); ++i)
-        if (!seen.count(i) && !schema->field(i)->nullable())
-          return Status::InvalidArgument(name + ": column '" + schema->field(i)->name() +
-                                         "' is NOT NULL, so a partial update must write it");
+        if (!schema->field(i)->nullable() &&
+            std::find(pks.begin(), pks.end(), schema->field(i)->name()) == pks.end())
+          return Status::InvalidArgument(name + ": a partial update needs every column outside the primary key "
+                                         "to be nullable, but column '" + schema->field(i)->name() +
+                                         "' is NOT NULL");
       targets.assign(seen.begin(), seen.end());
     }
   }
