@@ -419,3 +419,42 @@ TEST(ArrowInput, NestedColumnsConformIgnoringChildNamesButNotNulls) {
 
 }  // namespace
 }  // namespace fluss::row
+
+namespace fluss::row {
+namespace {
+
+TEST(DataTypeMap, PrecisionMetadataGivesEveryPrecisionTheServerAllows) {
+  auto with_precision = [](std::shared_ptr<arrow::DataType> type, const char* p) {
+    return arrow::field("t", std::move(type), true, arrow::key_value_metadata({kPrecisionMetadataKey}, {p}));
+  };
+  struct Case {
+    std::shared_ptr<arrow::Field> field;
+    const char* fluss;
+  };
+  const Case cases[] = {
+      {with_precision(arrow::timestamp(arrow::TimeUnit::MILLI), "2"), "TIMESTAMP(2)"},
+      {with_precision(arrow::timestamp(arrow::TimeUnit::MILLI), "1"), "TIMESTAMP(1)"},
+      {with_precision(arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"), "4"), "TIMESTAMP_LTZ(4)"},
+      {with_precision(arrow::timestamp(arrow::TimeUnit::NANO), "8"), "TIMESTAMP(8)"},
+      {with_precision(arrow::time64(arrow::TimeUnit::MICRO), "5"), "TIME(5)"},
+      {with_precision(arrow::time32(arrow::TimeUnit::MILLI), "3"), "TIME(3)"},
+  };
+  for (const auto& c : cases) {
+    auto t = DataTypeOf(*c.field);
+    ASSERT_TRUE(t.ok()) << t.status().ToString();
+    EXPECT_EQ(t->ToString(), c.fluss);
+    auto back = ArrowFieldOf("t", *t);
+    EXPECT_TRUE(back->type()->Equals(*c.field->type())) << back->ToString();
+    auto again = DataTypeOf(*back);
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ(again->ToString(), c.fluss);  // the metadata survives the round trip (when not the unit's own)
+  }
+  for (const char* bad : {"3", "10", "-1", "x"}) {
+    auto t = DataTypeOf(*with_precision(arrow::timestamp(arrow::TimeUnit::MICRO), bad));
+    EXPECT_EQ(t.status().code(), StatusCode::kInvalidArgument) << bad;
+  }
+  EXPECT_FALSE(DataTypeOf(*arrow::field("b", arrow::fixed_size_binary(0))).ok());
+}
+
+}  // namespace
+}  // namespace fluss::row

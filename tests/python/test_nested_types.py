@@ -233,6 +233,10 @@ SCALARS = pa.schema([
     pa.field("ltz0", pa.timestamp("s", tz="UTC")), pa.field("ltz3", pa.timestamp("ms", tz="UTC")),
     pa.field("ltz6", pa.timestamp("us", tz="UTC")), pa.field("ltz9", pa.timestamp("ns", tz="UTC")),
     pa.field("nested_ts", pa.list_(pa.timestamp("ns"))),
+    # precisions between the units' own (fluss.precision metadata)
+    pa.field("ts2", pa.timestamp("ms"), metadata={"fluss.precision": "2"}),
+    pa.field("t5", pa.time64("us"), metadata={"fluss.precision": "5"}),
+    pa.field("ltz8", pa.timestamp("ns", tz="UTC"), metadata={"fluss.precision": "8"}),
 ])
 
 
@@ -247,6 +251,7 @@ def _scalar_arrow() -> pa.Table:
         "ts9": [base * 10 ** 9 + 7, None], "ltz0": [-base, None], "ltz3": [base * 1000 + 7, None],
         "ltz6": [-(base * 10 ** 6) - 7, None], "ltz9": [base * 10 ** 9 + 123456789, None],
         "nested_ts": [[base * 10 ** 9 + 1, None, -1], None],
+        "ts2": [base * 1000 + 990, None], "t5": [3723004000, None], "ltz8": [base * 10 ** 9 + 10, None],
     }
     return pa.table({f.name: pa.array(cols[f.name], type=f.type) for f in SCALARS}, schema=SCALARS)
 
@@ -280,7 +285,10 @@ async def test_char_binary_and_every_time_unit_round_trip(conn, admin, database,
         assert got.schema.field("c3").metadata == {b"fluss.char_length": b"3"}
     info = await admin.get_table(fluss.TablePath(database, name))
     id_type = "int NOT NULL" if kind.endswith("PK") else "int"
-    assert info.get_schema().get_column_types()[:3] == [id_type, "char(3)", "binary(4)"]
+    assert info.get_schema().get_column_types() == [
+        id_type, "char(3)", "binary(4)", "time(0)", "time(3)", "time(6)", "time(9)", "timestamp(0)", "timestamp(3)",
+        "timestamp(6)", "timestamp(9)", "timestamp_ltz(0)", "timestamp_ltz(3)", "timestamp_ltz(6)", "timestamp_ltz(9)",
+        "array<timestamp(9)>", "timestamp(2)", "time(5)", "timestamp_ltz(8)"]
 
 
 async def test_indexed_kv_tables_refuse_binary_values_ending_in_zero(conn, admin, database):

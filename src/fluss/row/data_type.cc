@@ -135,6 +135,27 @@ Result<ColumnType> ChildAt(const arrow::Field& field, const std::string& name, c
   return ColumnType{name, std::move(t)};
 }
 
+/// A positive decimal integer metadata value, or -1.
+int32_t MetadataInt(const std::string& text) {
+  int32_t v = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || ptr != text.data() + text.size() || v < 0) return -1;
+  return v;
+}
+
+/// Applies kPrecisionMetadataKey of a time or timestamp `field` to `t`.
+Status ApplyPrecision(const arrow::Field& field, const std::string& path, DataType* t) {
+  if (!field.metadata()) return Status::OK();
+  auto p = field.metadata()->Get(kPrecisionMetadataKey);
+  if (!p.ok()) return Status::OK();
+  const int32_t precision = MetadataInt(*p);
+  if (precision < 0 || precision > 9 || UnitOfPrecision(precision) != t->unit)
+    return Status::InvalidArgument("column '" + path + "': " + kPrecisionMetadataKey + " '" + *p +
+                                   "' does not fit the field's unit (0 for s, 1..3 ms, 4..6 us, 7..9 ns)");
+  t->precision = precision;
+  return Status::OK();
+}
+
 Result<DataType> DataTypeAt(const arrow::Field& field, const std::string& path) {
   const arrow::DataType& type = *field.type();
   DataType t;
@@ -154,12 +175,10 @@ Result<DataType> DataTypeAt(const arrow::Field& field, const std::string& path) 
       if (!field.metadata()) break;
       auto n = field.metadata()->Get(kCharLengthMetadataKey);
       if (!n.ok()) break;
-      const std::string& text = *n;
-      int32_t len = 0;
-      auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), len);
-      if (ec != std::errc() || ptr != text.data() + text.size() || len <= 0)
-        return Status::InvalidArgument("column '" + path + "': bad " + kCharLengthMetadataKey +
-                                       " '" + text + "' (a positive length in bytes)");
+      const int32_t len = MetadataInt(*n);
+      if (len <= 0)
+        return Status::InvalidArgument("column '" + path + "': bad " + kCharLengthMetadataKey + " '" + *n +
+                                       "' (a positive length in bytes)");
       t.root = TypeRoot::kChar;
       t.length = len;
       break;
@@ -169,6 +188,7 @@ Result<DataType> DataTypeAt(const arrow::Field& field, const std::string& path) 
     case arrow::Type::FIXED_SIZE_BINARY:
       t.root = TypeRoot::kBinary;
       t.length = static_cast<const arrow::FixedSizeBinaryType&>(type).byte_width();
+      if (t.length <= 0) return Status::InvalidArgument("column '" + path + "': BINARY(n) needs n >= 1");
       break;
     case arrow::Type::DECIMAL128: {
       const auto& d = static_cast<const arrow::Decimal128Type&>(type);
@@ -183,12 +203,14 @@ Result<DataType> DataTypeAt(const arrow::Field& field, const std::string& path) 
       t.root = TypeRoot::kTime;
       t.unit = static_cast<const arrow::TimeType&>(type).unit();
       t.precision = PrecisionOfUnit(t.unit);
+      FLUSS_RETURN_NOT_OK(ApplyPrecision(field, path, &t));
       break;
     case arrow::Type::TIMESTAMP: {
       const auto& ts = static_cast<const arrow::TimestampType&>(type);
       t.root = ts.timezone().empty() ? TypeRoot::kTimestamp : TypeRoot::kTimestampLtz;
       t.unit = ts.unit();
       t.precision = PrecisionOfUnit(t.unit);
+      FLUSS_RETURN_NOT_OK(ApplyPrecision(field, path, &t));
       break;
     }
     case arrow::Type::LIST: {
@@ -279,6 +301,9 @@ std::shared_ptr<arrow::Field> ArrowFieldOf(const std::string& name, const DataTy
   std::shared_ptr<arrow::KeyValueMetadata> md;
   if (t.root == TypeRoot::kChar)
     md = arrow::key_value_metadata({kCharLengthMetadataKey}, {std::to_string(t.length)});
+  const bool temporal = t.root == TypeRoot::kTime || t.root == TypeRoot::kTimestamp || t.root == TypeRoot::kTimestampLtz;
+  if (temporal && t.precision != PrecisionOfUnit(UnitOfPrecision(t.precision)))
+    md = arrow::key_value_metadata({kPrecisionMetadataKey}, {std::to_string(t.precision)});
   // A map key is NOT NULL in Arrow too (arrow::MapType requires it).
   return arrow::field(name, ArrowTypeOf(t), t.nullable, md);
 }

@@ -16,6 +16,8 @@
 //   time64(us) / time64(ns)                 TIME(6) / TIME(9)
 //   timestamp(unit)                         TIMESTAMP(0 | 3 | 6 | 9)        (s | ms | us | ns)
 //   timestamp(unit, any time zone)          TIMESTAMP_LTZ(0 | 3 | 6 | 9)
+//   time or timestamp + kPrecisionMetadataKey = "p"   the same type with precision p (1, 2 in
+//                                           ms; 4, 5 in us; 7, 8 in ns)
 //   list<item: T>                           ARRAY<T>        (child name free; read as "item")
 //   map<K, V>                               MAP<K NOT NULL, V>
 //   struct<a: A, b: B, ...>                 ROW<a A, b B, ...>
@@ -42,6 +44,10 @@ namespace fluss::row {
 /// Field metadata key marking a utf8 / large_utf8 Arrow field as Fluss CHAR(n); the value is n
 /// in decimal. Without it a utf8 field is STRING.
 inline constexpr const char* kCharLengthMetadataKey = "fluss.char_length";
+/// Field metadata key giving a time32/time64/timestamp Arrow field a Fluss precision other than
+/// its unit's (s 0, ms 3, us 6, ns 9): a value p in 0..9 whose unit holds it (p 0 s, 1..3 ms,
+/// 4..6 us, 7..9 ns), e.g. TIMESTAMP(2) = timestamp("ms") with "fluss.precision": "2".
+inline constexpr const char* kPrecisionMetadataKey = "fluss.precision";
 
 /// Fluss type roots (Java DataTypeRoot).
 enum class TypeRoot : uint8_t {
@@ -140,7 +146,8 @@ Result<std::vector<DataType>> DataTypesOf(const arrow::Schema& schema);
 std::shared_ptr<arrow::DataType> ArrowTypeOf(const DataType& type);
 
 /// An Arrow field named `name` of `type`: ArrowTypeOf, the nullability, and for CHAR(n) the
-/// kCharLengthMetadataKey metadata.
+/// kCharLengthMetadataKey metadata, for a TIME/TIMESTAMP precision other than its unit's the
+/// kPrecisionMetadataKey metadata.
 std::shared_ptr<arrow::Field> ArrowFieldOf(const std::string& name, const DataType& type);
 
 }  // namespace fluss::row
