@@ -64,6 +64,14 @@ None
 partition not found: code 36
 {'user_id': 2, 'region': 'US', 'score': 5678}
 """,
+    "nested_types.py": """
+['int NOT NULL', 'array<string>', 'map<string,bigint>', 'row<city string, zip int NOT NULL>']
+{'id': 1, 'tags': ['new', None], 'scores': [('math', 90), ('art', None)], 'address': {'city': 'Lyon', 'zip': 69001}}
+{'id': 2, 'tags': [], 'scores': [('math', 75)], 'address': {'city': 'Oslo', 'zip': 150}}
+{'id': 3, 'tags': None, 'scores': None, 'address': None}
+refused: column 'address.zip' (INT NOT NULL): the value is null
+[('+I', 1, ['new', None]), ('+I', 2, []), ('+I', 3, None)]
+""",
     "error_handling.py": """
 Fluss error: table fluss.example_errors: Table fluss.example_errors already exists.
 table not found: code 7
