@@ -6,6 +6,8 @@
 #   tests/java/run-reader.sh pk <lookup|prefix|upsert> <bootstrap.servers> <database> <table> [arg]
 #       PkTool: looks up, prefix-looks-up or upserts/deletes rows of a primary-key table, JSON
 #       lines on stdin and stdout (PkTool.java documents them; Json.java the value encoding).
+#   tests/java/run-reader.sh append <bootstrap.servers> <database> <table>
+#       AppendTable: appends the rows on stdin (JSON lines, every column) to a log table.
 #   tests/java/run-reader.sh --build      (only build, if needed)
 #
 # Builds tests/java once (mvn package into tests/java/target; rebuilt only when pom.xml or a
@@ -27,8 +29,11 @@ if [ $# -eq 1 ] && [ "$1" = "--build" ]; then
 elif [ $# -ge 1 ] && [ "$1" = "pk" ]; then
   MAIN=flusscpp.javareader.PkTool  # checks its own arguments
   shift
+elif [ $# -ge 1 ] && [ "$1" = "append" ]; then
+  MAIN=flusscpp.javareader.AppendTable  # checks its own arguments
+  shift
 elif [ $# -lt 3 ] || [ $# -gt 4 ]; then
-  echo "usage: $0 <bootstrap.servers> <database> <table> [col,col,...] | pk <mode> ... | --build" >&2
+  echo "usage: $0 <bootstrap.servers> <database> <table> [col,col,...] | pk <mode> ... | append ... | --build" >&2
   exit 2
 fi
 for tool in java mvn; do

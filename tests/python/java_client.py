@@ -1,4 +1,5 @@
-"""Runs the official Java client (tests/java/run-reader.sh: ReadTable, PkTool) from the tests.
+"""Runs the official Java client (tests/java/run-reader.sh: ReadTable, PkTool, AppendTable) from
+the tests.
 
 ``java_tool()`` builds tests/java once per test run and fails the test (never skips it) when
 java or mvn is missing or the build fails; ``run_java(args, stdin_lines)`` runs it and returns
@@ -71,9 +72,25 @@ def _ts_text(d: dt.datetime) -> str:
 
 def to_java(t: pa.DataType, v):
     """The Java tools' JSON value (as json.loads returns it) for the Python value ``v`` of a column
-    of Arrow type ``t``: what they print for the stored value, and what they read back."""
+    of Arrow type ``t``: what they print for the stored value, and what they read back.
+
+    Nested values as our client takes them: ARRAY a list (or tuple), MAP a dict or a list of
+    (key, value) pairs, ROW a dict by field name or a list (or tuple) by position; in the Java
+    encoding ARRAY is a JSON list, MAP a list of [key, value] lists (in the given order), ROW an
+    object of every field in field order."""
     if v is None:
         return None
+    if pa.types.is_map(t):
+        pairs = v.items() if isinstance(v, dict) else v
+        return [[to_java(t.key_type, k), to_java(t.item_type, x)] for k, x in pairs]
+    if pa.types.is_list(t):
+        return [to_java(t.value_type, e) for e in v]
+    if pa.types.is_struct(t):
+        fields = [t.field(i) for i in range(t.num_fields)]
+        if isinstance(v, dict):
+            return {f.name: to_java(f.type, v[f.name]) for f in fields}
+        assert len(v) == len(fields), f"{len(v)} values for {t}"
+        return {f.name: to_java(f.type, x) for f, x in zip(fields, v)}
     if pa.types.is_floating(t):
         v = f32(v) if pa.types.is_float32(t) else float(v)
         return v if math.isfinite(v) else ("NaN" if math.isnan(v) else ("Infinity" if v > 0 else "-Infinity"))

@@ -1,14 +1,20 @@
 /*
- * What the command-line tools of this package (ReadTable, PkTool) share: logging kept off
- * stdout, a connection, the time limit, UTF-8 stdout, and the exit codes (0 success, 1 failure,
- * 2 bad arguments).
+ * What the command-line tools of this package (ReadTable, PkTool, AppendTable) share: logging
+ * kept off stdout, a connection, the time limit, stdin lines, UTF-8 stdout, and the exit codes
+ * (0 success, 1 failure, 2 bad arguments).
  */
 package flusscpp.javareader;
 
+import java.io.BufferedReader;
 import java.io.BufferedWriter;
+import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.ConnectionFactory;
@@ -65,5 +71,20 @@ final class Cli {
 
   static PrintWriter stdout() {
     return new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16));
+  }
+
+  /** The future's value, waiting at most until deadlineNanos (a System.nanoTime() value). */
+  static <T> T await(CompletableFuture<T> f, long deadlineNanos) throws Exception {
+    long left = deadlineNanos - System.nanoTime();
+    return f.get(Math.max(left, 0), TimeUnit.NANOSECONDS);
+  }
+
+  /** The non-blank lines of a reader. */
+  static List<String> readLines(BufferedReader in) throws IOException {
+    List<String> lines = new ArrayList<>();
+    for (String line; (line = in.readLine()) != null; ) {
+      if (!line.isBlank()) lines.add(line);
+    }
+    return lines;
   }
 }

@@ -22,6 +22,18 @@
  *                         digits; read: any ISO local date-time)
  *   TIMESTAMP_LTZ         JSON string "yyyy-MM-ddTHH:mm:ss.nnnnnnnnnZ" (UTC; read: any ISO
  *                         instant with Z or an offset)
+ *   ARRAY<T>              JSON array of the elements, each in T's encoding (null for a NULL
+ *                         element)
+ *   MAP<K, V>             JSON array of [key, value] pairs in the map's order (as stored when
+ *                         written; as given when read: a LinkedHashMap, keys must be distinct)
+ *   ROW<f T, ...>         JSON object {"f": value, ...}: every field, in field order (read:
+ *                         exactly the field names, any order)
+ *
+ * Nested values nest: ARRAY<ROW<a INT, m MAP<INT, ARRAY<STRING>>>> prints e.g.
+ * [{"a":1,"m":[[7,["x",null]]]},null]. Written, every nested level (element, map key and
+ * value, row field) consults its null flag whatever its type's nullability, so a NULL stored at a
+ * NOT NULL level shows as null rather than as a default value; read, a null at a NOT NULL level
+ * (column, element, key, value or field) is an error.
  *
  * A row is a JSON object whose keys are the column names in the order asked for.
  * The parser below is a small strict one (objects, arrays, strings, numbers kept as text,
@@ -38,19 +50,30 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import org.apache.fluss.row.BinaryString;
 import org.apache.fluss.row.Decimal;
+import org.apache.fluss.row.GenericArray;
+import org.apache.fluss.row.GenericMap;
+import org.apache.fluss.row.GenericRow;
+import org.apache.fluss.row.InternalArray;
+import org.apache.fluss.row.InternalMap;
 import org.apache.fluss.row.InternalRow;
 import org.apache.fluss.row.TimestampLtz;
 import org.apache.fluss.row.TimestampNtz;
+import org.apache.fluss.types.ArrayType;
 import org.apache.fluss.types.BinaryType;
 import org.apache.fluss.types.CharType;
+import org.apache.fluss.types.DataField;
 import org.apache.fluss.types.DataType;
 import org.apache.fluss.types.DecimalType;
+import org.apache.fluss.types.MapType;
+import org.apache.fluss.types.RowType;
 
 final class Json {
   private static final DateTimeFormatter TS =
@@ -145,9 +168,65 @@ final class Json {
       case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
         quote(sb, ((TimestampLtz) v).toInstant().atOffset(ZoneOffset.UTC).toLocalDateTime().format(TS) + "Z");
         return;
+      case ARRAY: {
+        DataType elementType = ((ArrayType) type).getElementType();
+        elements(sb, elementType, (InternalArray) v);
+        return;
+      }
+      case MAP: {
+        MapType mt = (MapType) type;
+        InternalMap m = (InternalMap) v;
+        InternalArray keys = m.keyArray();
+        InternalArray values = m.valueArray();
+        if (keys.size() != m.size() || values.size() != m.size()) {
+          throw new IllegalStateException("map of size " + m.size() + " has " + keys.size() + " keys and "
+              + values.size() + " values");
+        }
+        InternalArray.ElementGetter kg = InternalArray.createElementGetter(mt.getKeyType().copy(true));
+        InternalArray.ElementGetter vg = InternalArray.createElementGetter(mt.getValueType().copy(true));
+        sb.append('[');
+        for (int i = 0; i < m.size(); i++) {
+          if (i > 0) sb.append(',');
+          sb.append('[');
+          value(sb, mt.getKeyType(), kg.getElementOrNull(keys, i));
+          sb.append(',');
+          value(sb, mt.getValueType(), vg.getElementOrNull(values, i));
+          sb.append(']');
+        }
+        sb.append(']');
+        return;
+      }
+      case ROW: {
+        RowType rt = (RowType) type;
+        InternalRow r = (InternalRow) v;
+        if (r.getFieldCount() != rt.getFieldCount()) {
+          throw new IllegalStateException("nested row has " + r.getFieldCount() + " fields, expected " + rt);
+        }
+        sb.append('{');
+        for (int i = 0; i < rt.getFieldCount(); i++) {
+          if (i > 0) sb.append(',');
+          DataField f = rt.getFields().get(i);
+          quote(sb, f.getName());
+          sb.append(':');
+          value(sb, f.getType(), InternalRow.createFieldGetter(f.getType().copy(true), i).getFieldOrNull(r));
+        }
+        sb.append('}');
+        return;
+      }
       default:
         throw new IllegalArgumentException("column type " + type + " is not supported");
     }
+  }
+
+  /** The elements of an array as a JSON array; each element's null flag consulted (see above). */
+  private static void elements(StringBuilder sb, DataType elementType, InternalArray a) {
+    InternalArray.ElementGetter g = InternalArray.createElementGetter(elementType.copy(true));
+    sb.append('[');
+    for (int i = 0; i < a.size(); i++) {
+      if (i > 0) sb.append(',');
+      value(sb, elementType, g.getElementOrNull(a, i));
+    }
+    sb.append(']');
   }
 
   private static void number(StringBuilder sb, double d) {
@@ -183,7 +262,10 @@ final class Json {
 
   /** The internal Fluss object for a parsed JSON value of a column of this type (inverse of value()). */
   static Object internal(DataType type, Object json) {
-    if (json == null) return null;
+    if (json == null) {
+      if (!type.isNullable()) throw new IllegalArgumentException("null for a value of type " + type);
+      return null;
+    }
     switch (type.getTypeRoot()) {
       case BOOLEAN:
         if (!(json instanceof Boolean)) throw bad(type, json);
@@ -235,6 +317,47 @@ final class Json {
         String s = text(type, json);
         Instant i = s.endsWith("Z") ? Instant.parse(s) : OffsetDateTime.parse(s).toInstant();
         return TimestampLtz.fromInstant(i);
+      }
+      case ARRAY: {
+        DataType elementType = ((ArrayType) type).getElementType();
+        if (!(json instanceof List)) throw bad(type, json);
+        List<?> l = (List<?>) json;
+        Object[] elements = new Object[l.size()];
+        for (int i = 0; i < elements.length; i++) elements[i] = internal(elementType, l.get(i));
+        return new GenericArray(elements);
+      }
+      case MAP: {
+        MapType mt = (MapType) type;
+        if (!(json instanceof List)) throw bad(type, json);
+        Map<Object, Object> m = new LinkedHashMap<>();  // the order given (GenericMap keeps it)
+        List<Object> seen = new ArrayList<>();
+        for (Object pair : (List<?>) json) {
+          if (!(pair instanceof List) || ((List<?>) pair).size() != 2) throw bad(type, json);
+          Object key = internal(mt.getKeyType(), ((List<?>) pair).get(0));
+          Object value = internal(mt.getValueType(), ((List<?>) pair).get(1));
+          // byte[] keys compare by identity in a map: check distinct keys by content.
+          for (Object k : seen) {
+            if (Objects.deepEquals(k, key)) throw new IllegalArgumentException("repeated map key in " + json);
+          }
+          seen.add(key);
+          m.put(key, value);
+        }
+        return new GenericMap(m);
+      }
+      case ROW: {
+        RowType rt = (RowType) type;
+        if (!(json instanceof Map)) throw bad(type, json);
+        Map<?, ?> m = (Map<?, ?>) json;
+        if (!m.keySet().equals(new HashSet<>(rt.getFieldNames()))) {
+          throw new IllegalArgumentException("expected exactly the fields " + rt.getFieldNames() + " of " + type
+              + ", got " + m.keySet());
+        }
+        GenericRow row = new GenericRow(rt.getFieldCount());
+        for (int i = 0; i < rt.getFieldCount(); i++) {
+          DataField f = rt.getFields().get(i);
+          row.setField(i, internal(f.getType(), m.get(f.getName())));
+        }
+        return row;
       }
       default:
         throw new IllegalArgumentException("column type " + type + " is not supported");

@@ -1,7 +1,8 @@
 /*
  * Writes and looks up rows of a Fluss primary-key table with the official Java client
  * (fluss-client 0.9.1-incubating), so tests can check that our client's primary-key writes and
- * lookups are byte-compatible with it (tests/python/test_java_primary_key.py):
+ * lookups are byte-compatible with it (tests/python/test_java_primary_key.py,
+ * tests/python/test_java_nested.py):
  *
  *   PkTool lookup <bootstrap.servers> <database> <table>
  *       stdin: one JSON object per line holding exactly the primary-key columns;
@@ -27,7 +28,6 @@
 package flusscpp.javareader;
 
 import java.io.BufferedReader;
-import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -92,7 +92,7 @@ public final class PkTool {
       if (!info.hasPrimaryKey()) throw new IllegalArgumentException(path + " is a log table: PkTool needs a primary key");
       if (info.isPartitioned()) throw new IllegalArgumentException(path + " is partitioned: not supported");
       PkTool tool = new PkTool(info);
-      List<String> input = readLines(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)));
+      List<String> input = Cli.readLines(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)));
       PrintWriter out = Cli.stdout();
       switch (mode) {
         case "lookup":
@@ -104,7 +104,7 @@ public final class PkTool {
           break;
         }
         default: {
-          List<String> deletes = a.length == 5 ? readLines(Files.newBufferedReader(Paths.get(a[4]), StandardCharsets.UTF_8))
+          List<String> deletes = a.length == 5 ? Cli.readLines(Files.newBufferedReader(Paths.get(a[4]), StandardCharsets.UTF_8))
               : List.of();
           tool.upsert(table.newUpsert().createWriter(), input, deletes, out);
         }
@@ -116,14 +116,6 @@ public final class PkTool {
           + info.getBucketKeys() + ", properties " + info.getProperties().toMap() + ")");
       return 0;
     }
-  }
-
-  private static List<String> readLines(BufferedReader in) throws IOException {
-    List<String> lines = new ArrayList<>();
-    for (String line; (line = in.readLine()) != null; ) {
-      if (!line.isBlank()) lines.add(line);
-    }
-    return lines;
   }
 
   /** The JSON object of a line as a row of exactly `columns` (in that order), or of every column. */
@@ -159,8 +151,7 @@ public final class PkTool {
   }
 
   private <T> T await(CompletableFuture<T> f) throws Exception {
-    long left = deadline - System.nanoTime();
-    return f.get(Math.max(left, 0), TimeUnit.NANOSECONDS);
+    return Cli.await(f, deadline);
   }
 
   private void lookup(Lookuper lookuper, List<String> columns, List<String> input, PrintWriter out, boolean prefix)

@@ -1,7 +1,8 @@
 /*
  * Reads every record of a Fluss log table with the official Java client (fluss-client
  * 0.9.1-incubating) and prints the rows as JSON lines, so tests can check that the Java reader
- * accepts what our C++/Python client wrote (tests/python/test_java_reader.py).
+ * accepts what our C++/Python client wrote (tests/python/test_java_reader.py,
+ * tests/python/test_java_nested.py).
  *
  *   ReadTable <bootstrap.servers> <database> <table> [col,col,...]
  *
@@ -10,7 +11,9 @@
  * columns printed in the order given). Output on stdout: one JSON object per row, keys = column
  * names in output order; rows ordered by bucket, then offset. Values in the JSON encoding
  * documented in Json.java (lossless and unambiguous given the column type: decimals, dates,
- * times and timestamps as strings, bytes as hex).
+ * times and timestamps as strings, bytes as hex; ARRAY, MAP and ROW nested at any depth).
+ * MAP entries come in the Java scanner's order, not the stored one: its CompletedFetch copies
+ * every row with InternalRow.createDeepFieldGetter, which builds each GenericMap from a HashMap.
  *
  * Diagnostics go to stderr (a summary line at the end). Exit status 0 on success, 1 when the
  * read fails or does not reach the latest offsets within the deadline (READ_TIMEOUT_SECONDS,
