@@ -42,8 +42,9 @@ class Table {
   /// the problem (log table, columns that are not the bucket key), kUnsupported for a
   /// kv-format-version-1 table with a lake format.
   Result<std::shared_ptr<PrefixLookuper>> NewPrefixLookuper(const std::vector<std::string>& lookup_columns);
-  /// Reads at most `limit` rows of `bucket` (LimitScan): for a log table the first records of
-  /// its log, for a primary-key table rows of its current state. `done` gets a record batch of
+  /// Reads at most `limit` rows of `bucket` (LimitScan): for a log table the last `limit`
+  /// records below its high watermark, in offset order (as Java's LimitBatchScanner), for a
+  /// primary-key table rows of its current state. `done` gets a record batch of
   /// the table's schema. Fails with kInvalidArgument for a bucket outside the table, a
   /// partitioned table (use LimitScanPartitionAsync) or a limit below 1; TABLE_NOT_EXIST (7)
   /// once the table was dropped.

@@ -54,8 +54,9 @@ def _bucket_of(table: "FlussTable", bucket: Union[int, TableBucket]) -> TableBuc
 
 class BatchScanner:
     """Reads at most ``limit`` rows of one bucket, once (Fluss's limit scan): for a log table
-    the first records of the bucket's log (from its log start), for a primary-key table rows
-    of the bucket's current state (each key once, in no particular order).
+    the last ``limit`` records of the bucket's log below its high watermark, in offset order
+    (as the Java client's LimitBatchScanner), for a primary-key table rows of the bucket's
+    current state (each key once, in no particular order).
 
     Made by ``table.new_scan().limit(n).create_bucket_batch_scanner(bucket)``; the scan runs on
     the first ``next_batch()`` (or ``collect_all_batches``, ``to_arrow``, ``to_pandas``). A

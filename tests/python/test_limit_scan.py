@@ -10,23 +10,32 @@ from conftest import new_table
 SCHEMA = pa.schema([pa.field("id", pa.int32()), pa.field("name", pa.string()), pa.field("score", pa.float64())])
 
 
-async def log_table(conn, admin, database, rows):
+async def log_table(conn, admin, database, rows, batch_rows=None):
+    """A one-bucket log table of `rows` rows, in batches of `batch_rows` (one flush each)."""
     table = await new_table(conn, admin, database, "log_limit", SCHEMA, bucket_count=1)
     writer = await table.new_append_writer()
     for i in range(rows):
         writer.append({"id": i, "name": f"n{i}", "score": i / 2})
+        if batch_rows and (i + 1) % batch_rows == 0:
+            await writer.flush()
     await writer.flush()
     return table
 
 
-async def test_limit_scan_of_a_log_table_reads_its_first_records(conn, admin, database):
-    table = await log_table(conn, admin, database, 50)
+def _row(i):
+    return {"id": i, "name": f"n{i}", "score": i / 2}
+
+
+async def test_limit_scan_of_a_log_table_reads_its_last_records(conn, admin, database):
+    # As Java's LimitBatchScanner: the last `limit` records below the high watermark, in offset
+    # order, also when the server's answer starts earlier, in the batch holding HW - limit.
+    table = await log_table(conn, admin, database, 50, batch_rows=7)
     scanner = table.new_scan().limit(10).create_bucket_batch_scanner(0)
     assert isinstance(scanner, fluss.BatchScanner)
     assert scanner.bucket == fluss.TableBucket(table.get_table_info().table_id, 0)
     batch = await scanner.next_batch()
     assert isinstance(batch, pa.RecordBatch) and batch.schema == SCHEMA
-    assert batch.to_pylist() == [{"id": i, "name": f"n{i}", "score": i / 2} for i in range(10)]
+    assert batch.to_pylist() == [_row(i) for i in range(40, 50)]
     assert await scanner.next_batch() is None
     assert await scanner.collect_all_batches() == []
     assert (await scanner.to_arrow()).num_rows == 0
@@ -37,16 +46,19 @@ async def test_limit_scan_of_a_log_table_reads_its_first_records(conn, admin, da
     assert everything.schema == SCHEMA
     assert everything.column("id").to_pylist() == list(range(50))
     batches = await table.new_scan().limit(3).create_bucket_batch_scanner(0).collect_all_batches()
-    assert [b.to_pylist() for b in batches] == [[{"id": i, "name": f"n{i}", "score": i / 2} for i in range(3)]]
+    assert [b.to_pylist() for b in batches] == [[_row(i) for i in range(47, 50)]]
     df = await table.new_scan().limit(2).create_bucket_batch_scanner(0).to_pandas()
-    assert df.to_dict("records") == [{"id": 0, "name": "n0", "score": 0.0}, {"id": 1, "name": "n1", "score": 0.5}]
+    assert df.to_dict("records") == [_row(48), _row(49)]
+    # A limit that reaches into the first of several batches.
+    assert (await table.new_scan().limit(45).create_bucket_batch_scanner(0).to_arrow()).to_pylist() == [
+        _row(i) for i in range(5, 50)]
 
 
 async def test_limit_scan_with_projection(conn, admin, database):
     table = await log_table(conn, admin, database, 5)
     got = await table.new_scan().project_by_name(["score", "id"]).limit(2).create_bucket_batch_scanner(0).to_arrow()
     assert got.schema.names == ["score", "id"]
-    assert got.to_pylist() == [{"score": 0.0, "id": 0}, {"score": 0.5, "id": 1}]
+    assert got.to_pylist() == [{"score": 1.5, "id": 3}, {"score": 2.0, "id": 4}]
 
 
 async def test_limit_scan_of_a_primary_key_table_reads_current_rows(conn, admin, database):

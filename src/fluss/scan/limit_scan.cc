@@ -25,7 +25,6 @@ using metadata::Clock;
 
 namespace {
 
-// The rows of log record batches `records` (the table's log format), at most `limit`.
 // The schema ids of the log batches in `records` (malformed bytes are left to DecodeLogRows).
 std::vector<int16_t> SchemaIdsOf(std::string_view records) {
   record::LogBatchIterator it(reinterpret_cast<const uint8_t*>(records.data()), records.size());
@@ -37,6 +36,10 @@ std::vector<int16_t> SchemaIdsOf(std::string_view records) {
   return {ids.begin(), ids.end()};
 }
 
+// The last `limit` rows of log record batches `records` (the table's log format). The server
+// answers with the batches from the one holding offset max(log start, high watermark - limit),
+// which may begin earlier: the rows before the last `limit` are dropped, as Java's
+// LimitBatchScanner does.
 Result<std::shared_ptr<arrow::RecordBatch>> DecodeLogRows(const LogBatchDecoder& decoder, std::string_view records,
                                                           int32_t limit) {
   const auto& schema = decoder.schema();
@@ -46,13 +49,11 @@ Result<std::shared_ptr<arrow::RecordBatch>> DecodeLogRows(const LogBatchDecoder&
   const uint8_t* start = nullptr;
   Status st;
   std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
-  int64_t rows = 0;
-  while (rows < limit && it.Next(&h, &start, &st)) {
+  while (it.Next(&h, &start, &st)) {
     auto slice = arrow::SliceBuffer(buffer, start - buffer->data(), static_cast<int64_t>(h.batch_size()));
     Result<std::shared_ptr<arrow::RecordBatch>> rb = decoder.Decode(slice, h, nullptr);
     if (!rb.ok()) return rb.status();
     if (!*rb) continue;
-    rows += (*rb)->num_rows();
     batches.push_back(std::move(*rb));
   }
   if (!st.ok()) return st;
@@ -60,7 +61,8 @@ Result<std::shared_ptr<arrow::RecordBatch>> DecodeLogRows(const LogBatchDecoder&
   if (!t.ok()) return Status::Internal(t.status().ToString());
   auto combined = (*t)->CombineChunksToBatch();
   if (!combined.ok()) return Status::Internal(combined.status().ToString());
-  return (*combined)->num_rows() > limit ? (*combined)->Slice(0, limit) : *combined;
+  const int64_t n = (*combined)->num_rows();
+  return n > limit ? (*combined)->Slice(n - limit, limit) : *combined;
 }
 
 // The current leader of `bucket`, asked of the coordinator for a partition (its cached leader
