@@ -458,3 +458,37 @@ TEST(DataTypeMap, PrecisionMetadataGivesEveryPrecisionTheServerAllows) {
 
 }  // namespace
 }  // namespace fluss::row
+
+namespace fluss::row {
+namespace {
+
+TEST(NestedCodec, MapKeysMustBeDistinct) {
+  auto schema = arrow::schema({arrow::field("m", arrow::map(arrow::utf8(), arrow::int32())),
+                               arrow::field("n", arrow::map(arrow::int64(), arrow::int32()))});
+  write::RowValidator validator(schema);
+  const std::vector<Value> dup = {Value::Bytes("a"), Value::Int(1), Value::Bytes("b"), Value::Int(2),
+                                  Value::Bytes("a"), Value::Int(3)};
+  const std::vector<Value> row = {Value::Map(dup.data(), 3), Value::Null()};
+  EXPECT_EQ(validator.Check(row.data(), row.size()).message(),
+            "column 'm' (MAP<STRING NOT NULL, INT>): entries 0 and 2 have the same key");
+  const std::vector<Value> ints = {Value::Int(-1), Value::Int(1), Value::Int(1), Value::Int(2), Value::Int(-1), Value::Null()};
+  const std::vector<Value> row2 = {Value::Null(), Value::Map(ints.data(), 3)};
+  EXPECT_EQ(validator.Check(row2.data(), row2.size()).message(),
+            "column 'n' (MAP<BIGINT NOT NULL, INT>): entries 0 and 2 have the same key");
+  const std::vector<Value> distinct = {Value::Int(-1), Value::Int(1), Value::Int(1), Value::Int(2)};
+  const std::vector<Value> row3 = {Value::Null(), Value::Map(distinct.data(), 2)};
+  EXPECT_TRUE(validator.Check(row3.data(), row3.size()).ok());
+
+  auto field = arrow::field("m", arrow::map(arrow::utf8(), arrow::int32()));
+  auto ok = arrow::json::ArrayFromJSONString(field->type(), R"([[["a", 1], ["b", 2]], null, [["a", 1]]])").ValueOrDie();
+  EXPECT_TRUE(ConformArrowColumn(*field, ok).ok());
+  auto repeated = arrow::json::ArrayFromJSONString(field->type(), R"([[["a", 1]], [["b", 2], ["b", 3]]])").ValueOrDie();
+  EXPECT_EQ(ConformArrowColumn(*field, repeated).status().message(), "column 'm': the map of row 1 has a repeated key");
+  auto ints_field = arrow::field("n", arrow::map(arrow::int64(), arrow::int32()));
+  auto int_keys = arrow::json::ArrayFromJSONString(ints_field->type(), R"([[[5, 1], [6, 2], [5, 3]]])").ValueOrDie();
+  EXPECT_FALSE(ConformArrowColumn(*ints_field, int_keys).ok());
+  EXPECT_TRUE(ConformArrowColumn(*ints_field, int_keys->Slice(1)).ok());
+}
+
+}  // namespace
+}  // namespace fluss::row

@@ -1,5 +1,8 @@
 #include "fluss/row/arrow_input.h"
 
+#include <algorithm>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include <arrow/array.h>
@@ -36,6 +39,49 @@ int64_t CountedNulls(const arrow::Array& values, Valid&& parent_valid) {
   return n;
 }
 
+/// The bytes key `i` of `keys` compares by; nullopt for a nested key type.
+std::optional<std::string_view> KeyView(const arrow::Array& keys, int64_t i) {
+  switch (keys.type_id()) {
+    case arrow::Type::STRING:
+    case arrow::Type::BINARY: return static_cast<const arrow::BinaryArray&>(keys).GetView(i);
+    case arrow::Type::LARGE_STRING:
+    case arrow::Type::LARGE_BINARY: return static_cast<const arrow::LargeBinaryArray&>(keys).GetView(i);
+    case arrow::Type::FIXED_SIZE_BINARY:
+    case arrow::Type::DECIMAL128: return static_cast<const arrow::FixedSizeBinaryArray&>(keys).GetView(i);
+    case arrow::Type::BOOL:
+      return static_cast<const arrow::BooleanArray&>(keys).Value(i) ? std::string_view("\1", 1) : std::string_view("\0", 1);
+    default: {
+      const auto* fixed = dynamic_cast<const arrow::FixedWidthType*>(keys.type().get());
+      if (!fixed || keys.type()->num_fields() > 0) return std::nullopt;
+      const int64_t width = fixed->bit_width() / 8;
+      const uint8_t* values = keys.data()->buffers[1]->data();
+      return std::string_view(reinterpret_cast<const char*>(values + (keys.offset() + i) * width),
+                              static_cast<size_t>(width));
+    }
+  }
+}
+
+/// Every map of `map` has distinct keys (Java's maps are keyed; its readers keep one entry of
+/// a repeated key). `path` names the column.
+Status CheckDistinctKeys(const arrow::MapArray& map, const std::string& path) {
+  const auto& keys = *map.keys();
+  std::vector<std::string_view> seen;
+  for (int64_t r = 0; r < map.length(); ++r) {
+    if (map.IsNull(r) || map.value_length(r) < 2) continue;
+    seen.clear();
+    for (int64_t k = map.value_offset(r); k < map.value_offset(r + 1); ++k) {
+      auto v = KeyView(keys, k);
+      if (!v) return Status::OK();
+      seen.push_back(*v);
+    }
+    std::sort(seen.begin(), seen.end());
+    if (std::adjacent_find(seen.begin(), seen.end()) != seen.end())
+      return Status::InvalidArgument("column '" + path + "': the map of row " + std::to_string(r) +
+                                     " has a repeated key");
+  }
+  return Status::OK();
+}
+
 /// Checks that no NOT NULL level below `a` (of table type `want`) holds a null. `path` names
 /// `a` ("tags", "tags[]", "address.zip").
 Status CheckNestedNulls(const arrow::DataType& want, const arrow::Array& a, const std::string& path) {
@@ -69,6 +115,7 @@ Status CheckNestedNulls(const arrow::DataType& want, const arrow::Array& a, cons
       }
       const auto& map_type = static_cast<const arrow::MapType&>(want);
       const auto& map = static_cast<const arrow::MapArray&>(a);
+      FLUSS_RETURN_NOT_OK(CheckDistinctKeys(map, path));
       if (const int64_t n = CountedNulls(*map.keys(), covered)) return fail(path + ".key", n);
       FLUSS_RETURN_NOT_OK(CheckNestedNulls(*map_type.key_type(), *map.keys(), path + ".key"));
       if (!map_type.item_field()->nullable()) {

@@ -22,7 +22,8 @@ namespace fluss::row {
 /// `got` (the values of input column `name`) as an array of exactly `want`'s type, sharing its
 /// buffers. Fails with kInvalidArgument naming the column for another layout ("column 'tags'
 /// has type list<item: int64> but the table's type is list<item: int32>"), or naming the path
-/// of a NOT NULL level that holds nulls ("column 'tags[]' is NOT NULL but has 2 nulls").
+/// of a NOT NULL level that holds nulls ("column 'tags[]' is NOT NULL but has 2 nulls"), or a
+/// map with a repeated key.
 Result<std::shared_ptr<arrow::Array>> ConformArrowColumn(const arrow::Field& want, const std::shared_ptr<arrow::Array>& got);
 
 }  // namespace fluss::row

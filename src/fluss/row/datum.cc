@@ -1,6 +1,9 @@
 #include "fluss/row/datum.h"
 
+#include <algorithm>
 #include <limits>
+#include <optional>
+#include <utility>
 
 #include <arrow/builder.h>
 #include <arrow/type.h>
@@ -69,6 +72,39 @@ Status CheckChild(const Path& at, const DataType& t, const Value& v) {
   return DatumAt(at, t, v, &ignored);
 }
 
+/// The bytes a scalar map key compares by (its Fluss value; nullopt for a nested key).
+std::optional<std::string> KeyBytes(const DataType& t, const Value& v) {
+  if (t.is_nested()) return std::nullopt;
+  Datum d;
+  if (!DatumAt(Path{}, t, v, &d).ok()) return std::nullopt;  // (checked before: cannot fail)
+  if (t.is_binary_like()) return std::string(d.bytes);
+  std::string out(reinterpret_cast<const char*>(&d.i), sizeof d.i);
+  out.append(reinterpret_cast<const char*>(&d.nanos), sizeof d.nanos);
+  out.append(reinterpret_cast<const char*>(&d.d), sizeof d.d);
+  out.append(reinterpret_cast<const char*>(&d.dec_hi), sizeof d.dec_hi);
+  out.append(reinterpret_cast<const char*>(&d.dec_lo), sizeof d.dec_lo);
+  return out;
+}
+
+/// A map's keys must be distinct: Java's maps are keyed, and its readers keep only one entry of
+/// a repeated key.
+Status CheckDistinctKeys(const Path& at, const DataType& t, const Value& v) {
+  if (v.count < 2) return Status::OK();
+  std::vector<std::pair<std::string, size_t>> keys;
+  keys.reserve(v.count);
+  for (size_t k = 0; k < v.count; ++k) {
+    auto b = KeyBytes(t.children[0].type, v.items[2 * k]);
+    if (!b) return Status::OK();
+    keys.emplace_back(std::move(*b), k);
+  }
+  std::sort(keys.begin(), keys.end());
+  for (size_t k = 1; k < keys.size(); ++k)
+    if (keys[k].first == keys[k - 1].first)
+      return Invalid(at, t, "entries " + std::to_string(keys[k - 1].second) + " and " + std::to_string(keys[k].second) +
+                                " have the same key");
+  return Status::OK();
+}
+
 /// Checks a non-null nested value `v` of `t` all the way down.
 Status CheckNested(const Path& at, const DataType& t, const Value& v) {
   switch (t.root) {
@@ -83,7 +119,7 @@ Status CheckNested(const Path& at, const DataType& t, const Value& v) {
         FLUSS_RETURN_NOT_OK(CheckChild(Path{&at, nullptr, static_cast<int64_t>(k), ".value"}, t.children[1].type,
                                        v.items[2 * k + 1]));
       }
-      return Status::OK();
+      return CheckDistinctKeys(at, t, v);
     case TypeRoot::kRow:
       if (v.count != t.children.size())
         return Invalid(at, t, "a row of " + std::to_string(v.count) + " field(s) for a type of " +

@@ -65,7 +65,8 @@ struct Datum {
 /// or inside a nested value where the type is NOT NULL), a value of the wrong kind, an integer
 /// outside the type's range, a TIME outside one day, a timestamp outside the millisecond range,
 /// a CHAR(n) value longer than n bytes, a BINARY(n) value of another length than n, a decimal
-/// with more digits than the precision, or a ROW of another number of fields.
+/// with more digits than the precision, a ROW of another number of fields, or a MAP whose
+/// (scalar) keys repeat.
 Status DatumFromValue(const ColumnType& column, const Value& v, Datum* out);
 
 /// Checks that a decoded `d` of `column` can be appended to the column's Arrow builder (the
