@@ -213,17 +213,12 @@ class AppendWriter(_WriterBase):
             if got.name != want.name:
                 raise FlussError(f"{method}: column {i} is '{got.name}' but the table's column is '{want.name}'")
             col = batch.column(i)
-            if _is_nested(want.type) and not got.type.equals(want.type):
-                if not _nested_castable(got.type, want.type):
-                    raise FlussError(f"{method}: column '{got.name}' has type {got.type}, which does not have "
-                                     f"the shape of the table's type {want.type}")
-                try:
-                    col = col.cast(want.type, safe=True)
-                except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as e:
-                    raise FlussError(f"{method}: column '{got.name}' of type {got.type} cannot be "
-                                     f"converted to the table's type {want.type} without loss: {e}") from None
-            elif not got.type.equals(want.type):
-                if not _lossless(got.type, want.type):
+            if not got.type.equals(want.type):
+                if _is_nested(want.type):
+                    if not _nested_castable(got.type, want.type):
+                        raise FlussError(f"{method}: column '{got.name}' has type {got.type}, which does not "
+                                         f"have the shape of the table's type {want.type}")
+                elif not _lossless(got.type, want.type):
                     raise FlussError(f"{method}: column '{got.name}' has type {got.type}, which the table's "
                                      f"type {want.type} cannot hold without loss")
                 try:

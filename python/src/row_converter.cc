@@ -85,23 +85,6 @@ int64_t UnitsPerSecond(arrow::TimeUnit::type u) {
 
 }  // namespace
 
-/// Where a value sits, for messages (as in row/datum.cc): a column, then steps into nested
-/// values; turned into text only when a conversion fails.
-struct RowConverter::Path {
-  const Path* parent = nullptr;
-  const std::string* name = nullptr;  // the column (top) or a ROW field
-  int64_t index = -1;                 // an ARRAY element or MAP entry
-  const char* suffix = nullptr;       // ".key" / ".value"
-
-  std::string str() const {
-    std::string s = parent ? parent->str() : std::string();
-    if (name) s += (parent ? "." : "") + *name;
-    if (index >= 0) s += "[" + std::to_string(index) + "]";
-    if (suffix) s += suffix;
-    return s;
-  }
-};
-
 RowConverter::Column RowConverter::ColumnOf(const std::string& name, const row::DataType& type) {
   Column c;
   c.name = name;

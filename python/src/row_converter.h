@@ -20,6 +20,7 @@
 #include "fluss/client.h"
 #include "fluss/row/data_type.h"
 #include "fluss/row/value_arena.h"
+#include "fluss/row/value_path.h"
 
 namespace fluss::py {
 
@@ -59,7 +60,7 @@ class RowConverter {
     int32_t scale = 0;             // decimal
     std::vector<Column> children;  // ARRAY: the element; MAP: key, value; ROW: the fields
   };
-  struct Path;
+  using Path = row::ValuePath;
   static Column ColumnOf(const std::string& name, const row::DataType& type);
   Status ConvertValue(const Column& c, PyObject* v, Value* out, const Path& at);
   Status ConvertArray(const Column& c, PyObject* v, Value* out, const Path& at);

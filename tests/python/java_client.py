@@ -56,6 +56,27 @@ async def run_java(args: list[str], stdin_lines: list[str] | None = None, timeou
     return stdout.decode("utf-8").splitlines()
 
 
+def same_value(a, b) -> bool:
+    """Equal with the same Python type at every level: floats bit for bit (NaN equals NaN, -0.0
+    is not 0.0); decimals with the same digits and exponent; datetimes (or pandas Timestamps,
+    as a nanosecond column may come back) at the same instant to the nanosecond, both naive or
+    both at the same UTC offset; lists, tuples and dicts element by element, in order."""
+    if isinstance(a, dt.datetime) and isinstance(b, dt.datetime):
+        return (a.utcoffset() == b.utcoffset() and a == b
+                and getattr(a, "nanosecond", 0) == getattr(b, "nanosecond", 0))
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, float):
+        return repr(a) == repr(b)
+    if isinstance(a, decimal.Decimal):
+        return str(a) == str(b)
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(same_value(a[k], b[k]) for k in a)
+    return a == b
+
+
 # ---- the JSON encoding of values that the Java tools read and print (tests/java/.../Json.java)
 
 UTC = dt.timezone.utc

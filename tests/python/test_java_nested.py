@@ -52,7 +52,7 @@ import pytest
 
 import fluss
 from conftest import new_table, poll_records
-from java_client import UTC, f32, java_tool, run_java, to_java_row
+from java_client import UTC, f32, java_tool, run_java, same_value, to_java_row
 
 D = decimal.Decimal
 
@@ -268,34 +268,15 @@ def _rows(schema: pa.Schema, key: str, first: int, count: int, seed: int, arrow:
 
 # ---- comparisons
 
-def _same(a, b) -> bool:
-    """Equal with the same Python type at every level; floats bit for bit (NaN equals NaN, -0.0
-    is not 0.0); decimals with the same digits and exponent; datetimes naive or at the same UTC
-    offset; lists, tuples and dicts element by element, in order."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, float):
-        return repr(a) == repr(b)
-    if isinstance(a, D):
-        return str(a) == str(b)
-    if isinstance(a, dt.datetime):
-        return a.utcoffset() == b.utcoffset() and a == b
-    if isinstance(a, (list, tuple)):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
-    return a == b
-
-
 def _first_difference(a, b, path: str = "") -> str:
     """Where ``a`` and ``b`` (not _same) first differ, as a path and both values."""
     if type(a) is type(b) and isinstance(a, (list, tuple)) and len(a) == len(b):
         for i, (x, y) in enumerate(zip(a, b)):
-            if not _same(x, y):
+            if not same_value(x, y):
                 return _first_difference(x, y, f"{path}[{i}]")
     if type(a) is type(b) and isinstance(a, dict) and list(a) == list(b):
         for k in a:
-            if not _same(a[k], b[k]):
+            if not same_value(a[k], b[k]):
                 return _first_difference(a[k], b[k], f"{path}.{k}")
     return f"at {path or 'top'}: got {a!r}, expected {b!r}"
 
@@ -317,7 +298,7 @@ def _check_rows(mismatches: list, what: str, key: str, got: list, expected: list
             mismatches.append(f"{what}: {key}={e[key]} (written by {who(e[key])}): columns {list(g)}, expected {list(e)}")
             continue
         for c in e:
-            if not _same(g[c], e[c]):
+            if not same_value(g[c], e[c]):
                 mismatches.append(f"{what}: {key}={e[key]} (written by {who(e[key])}) column {c}: "
                                   + _first_difference(g[c], e[c]))
 

@@ -36,7 +36,7 @@ import pyarrow as pa
 import pytest
 
 from conftest import new_table
-from java_client import UTC, f32, java_tool, run_java, to_java, to_java_row
+from java_client import UTC, f32, java_tool, run_java, same_value, to_java, to_java_row
 
 D = decimal.Decimal
 
@@ -287,32 +287,13 @@ def _ours(schema: pa.Schema, row: dict) -> dict:
     return out
 
 
-def _same(a, b) -> bool:
-    """Equal with the same Python type; floats bit for bit (NaN equals NaN, -0.0 is not 0.0);
-    decimals with the same digits and exponent; datetimes (or pandas Timestamps, as a
-    nanosecond column may come back) at the same instant to the nanosecond, both naive or both
-    at the same UTC offset."""
-    if isinstance(a, dt.datetime) and isinstance(b, dt.datetime):
-        return (a.utcoffset() == b.utcoffset() and a == b
-                and getattr(a, "nanosecond", 0) == getattr(b, "nanosecond", 0))
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, float):
-        return repr(a) == repr(b)
-    if isinstance(a, D):
-        return str(a) == str(b)
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
-    return a == b
-
-
 def _diff(got: Optional[dict], expected: Optional[dict]) -> str:
     if got is None or expected is None:
         return f"got {got!r}, expected {expected!r}"
     if list(got) != list(expected):
         return f"columns {list(got)}, expected {list(expected)}"
     return "; ".join(f"column {k}: got {got[k]!r}, expected {expected[k]!r}"
-                     for k in expected if not _same(got[k], expected[k]))
+                     for k in expected if not same_value(got[k], expected[k]))
 
 
 def _key_text(schema: pa.Schema, key: dict) -> str:
@@ -320,7 +301,7 @@ def _key_text(schema: pa.Schema, key: dict) -> str:
 
 
 def _check(mismatches: list, what: str, schema: pa.Schema, key: dict, got, expected) -> None:
-    ok = (got is None and expected is None) or (got is not None and expected is not None and _same(got, expected))
+    ok = (got is None and expected is None) or (got is not None and expected is not None and same_value(got, expected))
     if not ok:
         mismatches.append(f"{what}: key {_key_text(schema, key)}: {_diff(got, expected)}")
 
@@ -332,7 +313,7 @@ def _rows_sort_key(r: dict) -> str:
 def _check_rows(mismatches: list, what: str, prefix_text: str, got: list, expected: list) -> None:
     got = sorted(got, key=_rows_sort_key)
     expected = sorted(expected, key=_rows_sort_key)
-    if len(got) != len(expected) or not all(_same(g, e) for g, e in zip(got, expected)):
+    if len(got) != len(expected) or not all(same_value(g, e) for g, e in zip(got, expected)):
         mismatches.append(f"{what}: prefix {prefix_text}: got {len(got)} rows {got!r}, expected {len(expected)} "
                           f"rows {expected!r}")
 

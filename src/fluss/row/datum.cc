@@ -1,6 +1,7 @@
 #include "fluss/row/datum.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <utility>
@@ -11,6 +12,8 @@
 
 #include "fluss/row/nested_codec.h"
 #include "fluss/row/temporal.h"
+#include "fluss/row/value_path.h"
+#include "fluss/util/bytes.h"
 #include "fluss/row/value_kinds.h"
 
 namespace fluss::row {
@@ -31,23 +34,7 @@ const char* RowFormatName(RowFormat format) {
 
 namespace {
 
-/// Where a value sits, for messages: a column, then steps into nested values. Built on the
-/// stack while descending; turned into text ("tags[3]", "attrs[0].value", "address.zip") only
-/// when a check fails.
-struct Path {
-  const Path* parent = nullptr;
-  const std::string* name = nullptr;  // the column (top) or a ROW field (".name")
-  int64_t index = -1;                 // an ARRAY element or MAP entry ("[3]")
-  const char* suffix = nullptr;       // ".key" / ".value" after a MAP entry
-
-  std::string str() const {
-    std::string s = parent ? parent->str() : std::string();
-    if (name) s += (parent ? "." : "") + *name;
-    if (index >= 0) s += "[" + std::to_string(index) + "]";
-    if (suffix) s += suffix;
-    return s;
-  }
-};
+using Path = ValuePath;
 
 Status Invalid(const Path& at, const DataType& t, const std::string& what) {
   return Status::InvalidArgument("column '" + at.str() + "' (" + t.ToString() + "): " + what);
@@ -223,6 +210,59 @@ Status DatumAt(const Path& at, const DataType& t, const Value& v, Datum* out) {
 }
 
 }  // namespace
+
+int FixedScalarWidth(TypeRoot root) {
+  switch (root) {
+    case TypeRoot::kBoolean:
+    case TypeRoot::kTinyInt: return 1;
+    case TypeRoot::kSmallInt: return 2;
+    case TypeRoot::kInt:
+    case TypeRoot::kDate:
+    case TypeRoot::kTime:
+    case TypeRoot::kFloat: return 4;
+    case TypeRoot::kBigInt:
+    case TypeRoot::kDouble: return 8;
+    default: return 0;
+  }
+}
+
+void PutFixedScalar(TypeRoot root, const Datum& d, uint8_t* p) {
+  switch (root) {
+    case TypeRoot::kBoolean:
+    case TypeRoot::kTinyInt: *p = static_cast<uint8_t>(d.i); return;
+    case TypeRoot::kSmallInt: util::PutLe<int16_t>(p, static_cast<int16_t>(d.i)); return;
+    case TypeRoot::kInt:
+    case TypeRoot::kDate:
+    case TypeRoot::kTime: util::PutLe<int32_t>(p, static_cast<int32_t>(d.i)); return;
+    case TypeRoot::kFloat: util::PutLe<float>(p, static_cast<float>(d.d)); return;
+    case TypeRoot::kBigInt: util::PutLe<int64_t>(p, d.i); return;
+    case TypeRoot::kDouble: util::PutLe<double>(p, d.d); return;
+    default: return;
+  }
+}
+
+void GetFixedScalar(TypeRoot root, const uint8_t* p, Datum* d) {
+  *d = Datum{};
+  switch (root) {
+    case TypeRoot::kBoolean: d->i = p[0] != 0; return;
+    case TypeRoot::kTinyInt: d->i = util::GetLe<int8_t>(p); return;
+    case TypeRoot::kSmallInt: d->i = util::GetLe<int16_t>(p); return;
+    case TypeRoot::kInt:
+    case TypeRoot::kDate:
+    case TypeRoot::kTime: d->i = util::GetLe<int32_t>(p); return;
+    case TypeRoot::kFloat: d->d = util::GetLe<float>(p); return;
+    case TypeRoot::kBigInt: d->i = util::GetLe<int64_t>(p); return;
+    case TypeRoot::kDouble: d->d = util::GetLe<double>(p); return;
+    default: return;
+  }
+}
+
+bool PutInlineBytes(std::string_view b, uint8_t* slot) {
+  if (b.size() > 7) return false;
+  std::memcpy(slot, b.data(), b.size());
+  slot[7] = static_cast<uint8_t>(0x80 | b.size());
+  return true;
+}
 
 Status DatumFromValue(const ColumnType& c, const Value& v, Datum* out) {
   return DatumAt(Path{nullptr, &c.name}, c.type, v, out);

@@ -56,6 +56,19 @@ struct Datum {
   const Value* nested = nullptr;
 };
 
+/// Bytes of a fixed-width scalar of type `root` as IndexedRow values, BinaryArray slots and Paimon
+/// BinaryRow slots store it (little-endian): BOOLEAN, TINYINT 1; SMALLINT 2; INT, DATE, TIME
+/// (milliseconds), FLOAT 4; BIGINT, DOUBLE 8; 0 for every other type.
+int FixedScalarWidth(TypeRoot root);
+/// Writes `d` of the fixed-width scalar type `root` at `p` (FixedScalarWidth(root) bytes).
+void PutFixedScalar(TypeRoot root, const Datum& d, uint8_t* p);
+/// Reads a fixed-width scalar of type `root` at `p` into `d` (its other members zeroed).
+void GetFixedScalar(TypeRoot root, const uint8_t* p, Datum* d);
+/// Stores the byte string `b` inline in the 8-byte slot at `slot` when it has at most 7 bytes
+/// (the bytes, then byte 7 = 0x80 | length), as BinaryArray and Paimon's BinaryRow do; returns
+/// false, writing nothing, for a longer one (it goes to the variable part).
+bool PutInlineBytes(std::string_view b, uint8_t* slot);
+
 /// Checks the non-null `v` against `column` and converts it (fluss::Value conventions of
 /// include/fluss/client.h: kInt64 for integers, DATE days, TIME and TIMESTAMP in the column's
 /// Arrow unit; kDouble or kInt64 for FLOAT/DOUBLE; kBytes for the byte-string types; kDecimal

@@ -19,16 +19,8 @@ namespace {
 
 /// Bytes of a fixed-width IndexedRow value of `t`; 0 for the variable-length types.
 int32_t FixedWidth(const DataType& t) {
+  if (const int width = FixedScalarWidth(t.root)) return width;
   switch (t.root) {
-    case TypeRoot::kBoolean:
-    case TypeRoot::kTinyInt: return 1;
-    case TypeRoot::kSmallInt: return 2;
-    case TypeRoot::kInt:
-    case TypeRoot::kDate:
-    case TypeRoot::kTime:
-    case TypeRoot::kFloat: return 4;
-    case TypeRoot::kBigInt:
-    case TypeRoot::kDouble: return 8;
     case TypeRoot::kChar:
     case TypeRoot::kBinary: return t.length;
     case TypeRoot::kDecimal: return t.compact() ? 8 : 0;
@@ -39,8 +31,8 @@ int32_t FixedWidth(const DataType& t) {
     case TypeRoot::kArray:
     case TypeRoot::kMap:
     case TypeRoot::kRow: return 0;
+    default: return 0;
   }
-  return 0;
 }
 
 size_t NumVariable(const std::vector<ColumnType>& columns) {
@@ -57,16 +49,13 @@ Status PutValue(const ColumnType& c, const Datum& d, std::string* out, size_t* v
     util::PutLe<int32_t>(reinterpret_cast<uint8_t*>(out->data()) + *var_slot, static_cast<int32_t>(len));
     *var_slot += 4;
   };
+  if (const int width = FixedScalarWidth(t.root)) {
+    const size_t at = out->size();
+    out->resize(at + static_cast<size_t>(width));
+    PutFixedScalar(t.root, d, reinterpret_cast<uint8_t*>(out->data()) + at);
+    return Status::OK();
+  }
   switch (t.root) {
-    case TypeRoot::kBoolean:
-    case TypeRoot::kTinyInt: out->push_back(static_cast<char>(d.i)); return Status::OK();
-    case TypeRoot::kSmallInt: AppendLe<int16_t>(out, static_cast<int16_t>(d.i)); return Status::OK();
-    case TypeRoot::kInt:
-    case TypeRoot::kDate:
-    case TypeRoot::kTime: AppendLe<int32_t>(out, static_cast<int32_t>(d.i)); return Status::OK();
-    case TypeRoot::kBigInt: AppendLe<int64_t>(out, d.i); return Status::OK();
-    case TypeRoot::kFloat: AppendLe<float>(out, static_cast<float>(d.d)); return Status::OK();
-    case TypeRoot::kDouble: AppendLe<double>(out, d.d); return Status::OK();
     case TypeRoot::kString:
     case TypeRoot::kBytes:
       var_length(d.bytes.size());
@@ -97,6 +86,7 @@ Status PutValue(const ColumnType& c, const Datum& d, std::string* out, size_t* v
       var_length(out->size() - before);
       return Status::OK();
     }
+    default: break;  // the fixed-width scalars, above
   }
   return Status::OK();
 }
@@ -104,16 +94,11 @@ Status PutValue(const ColumnType& c, const Datum& d, std::string* out, size_t* v
 /// Reads the value of `t` stored at `p` (`len` bytes, bounds-checked by the caller).
 bool GetValue(const DataType& t, const uint8_t* p, size_t len, Datum* d) {
   *d = Datum{};
+  if (FixedScalarWidth(t.root) > 0) {
+    GetFixedScalar(t.root, p, d);
+    return true;
+  }
   switch (t.root) {
-    case TypeRoot::kBoolean: d->i = p[0] != 0; return true;
-    case TypeRoot::kTinyInt: d->i = GetLe<int8_t>(p); return true;
-    case TypeRoot::kSmallInt: d->i = GetLe<int16_t>(p); return true;
-    case TypeRoot::kInt:
-    case TypeRoot::kDate:
-    case TypeRoot::kTime: d->i = GetLe<int32_t>(p); return true;
-    case TypeRoot::kBigInt: d->i = GetLe<int64_t>(p); return true;
-    case TypeRoot::kFloat: d->d = GetLe<float>(p); return true;
-    case TypeRoot::kDouble: d->d = GetLe<double>(p); return true;
     case TypeRoot::kChar:  // strip the 0x00 padding (Java IndexedRow.getChar)
       while (len > 0 && p[len - 1] == 0) --len;
       [[fallthrough]];
@@ -138,6 +123,7 @@ bool GetValue(const DataType& t, const uint8_t* p, size_t len, Datum* d) {
       d->i = GetLe<int64_t>(p);
       d->nanos = t.compact() ? 0 : GetLe<int32_t>(p + 8);
       return true;
+    default: break;  // the fixed-width scalars, above
   }
   return false;
 }

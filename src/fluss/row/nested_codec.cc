@@ -18,18 +18,11 @@ namespace {
 
 size_t RoundUpTo8(size_t n) { return (n + 7) & ~size_t{7}; }
 
-/// Bytes of one element slot in a BinaryArray (Java BinaryArray.calculateFixLengthPartSize).
+/// Bytes of one element slot in a BinaryArray (Java BinaryArray.calculateFixLengthPartSize):
+/// a fixed-width scalar's own width, 8 for everything else.
 size_t SlotSize(const DataType& t) {
-  switch (t.root) {
-    case TypeRoot::kBoolean:
-    case TypeRoot::kTinyInt: return 1;
-    case TypeRoot::kSmallInt: return 2;
-    case TypeRoot::kInt:
-    case TypeRoot::kDate:
-    case TypeRoot::kTime:
-    case TypeRoot::kFloat: return 4;
-    default: return 8;
-  }
+  const int width = FixedScalarWidth(t.root);
+  return width > 0 ? static_cast<size_t>(width) : 8;
 }
 
 Status EncodeRow(const std::vector<ColumnType>& fields, const Value* values, RowFormat format, std::string* out) {
@@ -69,26 +62,16 @@ Status AppendBinaryArray(const ColumnType& element, const Value* items, size_t c
     Datum d;
     FLUSS_RETURN_NOT_OK(DatumFromValue(element, v, &d));
     const DataType& t = element.type;
+    if (FixedScalarWidth(t.root) > 0) {
+      PutFixedScalar(t.root, d, slot(k));
+      continue;
+    }
     switch (t.root) {
-      case TypeRoot::kBoolean:
-      case TypeRoot::kTinyInt: *slot(k) = static_cast<uint8_t>(d.i); break;
-      case TypeRoot::kSmallInt: PutLe<int16_t>(slot(k), static_cast<int16_t>(d.i)); break;
-      case TypeRoot::kInt:
-      case TypeRoot::kDate:
-      case TypeRoot::kTime: PutLe<int32_t>(slot(k), static_cast<int32_t>(d.i)); break;
-      case TypeRoot::kFloat: PutLe<float>(slot(k), static_cast<float>(d.d)); break;
-      case TypeRoot::kBigInt: PutLe<int64_t>(slot(k), d.i); break;
-      case TypeRoot::kDouble: PutLe<double>(slot(k), d.d); break;
       case TypeRoot::kString:
       case TypeRoot::kChar:
       case TypeRoot::kBytes:
       case TypeRoot::kBinary:
-        if (d.bytes.size() <= 7) {
-          std::memcpy(slot(k), d.bytes.data(), d.bytes.size());
-          slot(k)[7] = static_cast<uint8_t>(0x80 | d.bytes.size());
-        } else {
-          variable(k, d.bytes);
-        }
+        if (!PutInlineBytes(d.bytes, slot(k))) variable(k, d.bytes);
         break;
       case TypeRoot::kDecimal:
         if (t.compact()) {
@@ -119,6 +102,7 @@ Status AppendBinaryArray(const ColumnType& element, const Value* items, size_t c
         variable(k, nested);
         break;
       }
+      default: break;  // the fixed-width scalars, above
     }
   }
   return Status::OK();
@@ -144,16 +128,11 @@ bool ReadElement(const DataType& t, const uint8_t* data, size_t size, const uint
     *out = std::string_view(reinterpret_cast<const char*>(data + offset), len);
     return true;
   };
+  if (FixedScalarWidth(t.root) > 0) {
+    GetFixedScalar(t.root, slot, d);
+    return true;
+  }
   switch (t.root) {
-    case TypeRoot::kBoolean: d->i = slot[0] != 0; return true;
-    case TypeRoot::kTinyInt: d->i = GetLe<int8_t>(slot); return true;
-    case TypeRoot::kSmallInt: d->i = GetLe<int16_t>(slot); return true;
-    case TypeRoot::kInt:
-    case TypeRoot::kDate:
-    case TypeRoot::kTime: d->i = GetLe<int32_t>(slot); return true;
-    case TypeRoot::kFloat: d->d = GetLe<float>(slot); return true;
-    case TypeRoot::kBigInt: d->i = GetLe<int64_t>(slot); return true;
-    case TypeRoot::kDouble: d->d = GetLe<double>(slot); return true;
     case TypeRoot::kString:
     case TypeRoot::kChar:
     case TypeRoot::kBytes:
@@ -206,6 +185,7 @@ bool ReadElement(const DataType& t, const uint8_t* data, size_t size, const uint
       const uint64_t v = GetLe<uint64_t>(slot);
       return at_offset(v, static_cast<uint32_t>(v), &d->bytes);
     }
+    default: break;
   }
   *what = "unhandled type";
   return false;

@@ -38,24 +38,16 @@ Status PaimonKeyEncoder::Encode(const Value* values, std::string* out) const {
     Datum d;
     FLUSS_RETURN_NOT_OK(KeyDatum(k, values, &d));
     const DataType& t = columns_[k].type;
+    if (FixedScalarWidth(t.root) > 0) {
+      PutFixedScalar(t.root, d, slot(k));
+      continue;
+    }
     switch (t.root) {
-      case TypeRoot::kBoolean:
-      case TypeRoot::kTinyInt: *slot(k) = static_cast<uint8_t>(d.i); break;
-      case TypeRoot::kSmallInt: util::PutLe<int16_t>(slot(k), static_cast<int16_t>(d.i)); break;
-      case TypeRoot::kInt:
-      case TypeRoot::kDate:
-      case TypeRoot::kTime: util::PutLe<int32_t>(slot(k), static_cast<int32_t>(d.i)); break;
-      case TypeRoot::kBigInt: util::PutLe<int64_t>(slot(k), d.i); break;
-      case TypeRoot::kFloat: util::PutLe<float>(slot(k), static_cast<float>(d.d)); break;
-      case TypeRoot::kDouble: util::PutLe<double>(slot(k), d.d); break;
       case TypeRoot::kString:
       case TypeRoot::kChar:
       case TypeRoot::kBytes:
       case TypeRoot::kBinary:
-        if (d.bytes.size() <= 7) {
-          std::memcpy(slot(k), d.bytes.data(), d.bytes.size());
-          slot(k)[7] = static_cast<uint8_t>(0x80 | d.bytes.size());
-        } else {
+        if (!PutInlineBytes(d.bytes, slot(k))) {
           const size_t rounded = RoundUpTo8(d.bytes.size());
           reserve(rounded);
           std::memcpy(out->data() + cursor, d.bytes.data(), d.bytes.size());
@@ -91,6 +83,7 @@ Status PaimonKeyEncoder::Encode(const Value* values, std::string* out) const {
       case TypeRoot::kArray:
       case TypeRoot::kMap:
       case TypeRoot::kRow: return KeyError(k, "a nested type cannot be part of a key");  // refused by Init
+      default: break;  // the fixed-width scalars, above
     }
   }
   out->resize(cursor);

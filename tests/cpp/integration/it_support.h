@@ -8,6 +8,7 @@
 #include <future>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -36,6 +37,18 @@ inline void Connect(std::shared_ptr<Connection>* conn, std::shared_ptr<Admin>* a
 inline TablePath TestTablePath(const std::string& prefix) {
   return TablePath{"fluss", prefix + std::to_string(::getpid()) + "_" +
                                 ::testing::UnitTest::GetInstance()->current_test_info()->name()};
+}
+
+/// Creates table `path` from `d` (a test failure if that fails), adds it to `created` (for the
+/// test to drop) and opens it; nullptr when it could not be opened.
+inline std::shared_ptr<Table> CreateTable(Admin& admin, Connection& conn, const TablePath& path, const TableDescriptor& d,
+                                          std::vector<TablePath>* created) {
+  Status st = AwaitStatus([&](auto cb) { admin.CreateTableAsync(path, d, false, cb); });
+  EXPECT_TRUE(st.ok()) << st.ToString();
+  created->push_back(path);
+  auto t = Await<std::shared_ptr<Table>>([&](auto cb) { conn.GetTableAsync(path, cb); });
+  EXPECT_TRUE(t.ok()) << t.status().ToString();
+  return t.ok() ? *t : nullptr;
 }
 
 /// Runs `aw` on the I/O thread of `c` and waits for its result.

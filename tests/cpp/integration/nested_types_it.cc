@@ -86,12 +86,7 @@ class NestedTypesIT : public ::testing::Test {
     if (pk) d.schema.primary_keys = {"id"};
     d.bucket_count = 1;
     d.properties = std::move(props);
-    Status st = AwaitStatus([&](auto cb) { admin_->CreateTableAsync(path, d, false, cb); });
-    EXPECT_TRUE(st.ok()) << st.ToString();
-    created_.push_back(path);
-    auto t = Await<std::shared_ptr<Table>>([&](auto cb) { conn_->GetTableAsync(path, cb); });
-    EXPECT_TRUE(t.ok()) << t.status().ToString();
-    return t.ok() ? *t : nullptr;
+    return it::CreateTable(*admin_, *conn_, path, d, &created_);
   }
 
   std::shared_ptr<Connection> conn_;

@@ -35,12 +35,7 @@ class PrimaryKeyIT : public ::testing::Test {
     d.bucket_count = buckets;
     d.bucket_keys = std::move(bucket_keys);
     d.properties = std::move(props);
-    Status st = AwaitStatus([&](auto cb) { admin_->CreateTableAsync(path, d, false, cb); });
-    EXPECT_TRUE(st.ok()) << st.ToString();
-    created_.push_back(path);
-    auto t = Await<std::shared_ptr<Table>>([&](auto cb) { conn_->GetTableAsync(path, cb); });
-    EXPECT_TRUE(t.ok()) << t.status().ToString();
-    return t.ok() ? *t : nullptr;
+    return it::CreateTable(*admin_, *conn_, path, d, &created_);
   }
 
   /// The looked-up row as "v0|v1|..." (Arrow ToString of each value), or "none".
