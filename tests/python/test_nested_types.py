@@ -351,3 +351,34 @@ async def test_bad_values_name_the_column_and_path_and_lose_nothing_queued(conn,
     await writer.flush()
     got = await read_all(table, 1)
     assert got.to_pylist() == [good]
+
+
+async def test_partitioned_table_and_pandas_with_nested_columns(conn, admin, database):
+    import pandas as pd
+
+    schema = pa.schema([pa.field("id", pa.int32()), pa.field("region", pa.string()),
+                        pa.field("tags", pa.list_(pa.string())), pa.field("address", ADDRESS)])
+    path = fluss.TablePath(database, "nested_parts")
+    await admin.create_table(path, fluss.TableDescriptor(fluss.Schema(schema), partition_keys=["region"],
+                                                         bucket_count=1))
+    for region in ("EU", "US"):
+        await admin.create_partition(path, {"region": region})
+    table = await conn.get_table(path)
+    writer = await table.new_append_writer()
+    writer.append({"id": 1, "region": "EU", "tags": ["a"], "address": {"city": "x", "zip": 1, "geo": None}})
+    # pandas: lists and dicts in object columns; the batch is split per partition in C++.
+    df = pd.DataFrame({"id": [2, 3], "region": ["US", "EU"], "tags": [[LONG, None], []],
+                       "address": [None, {"city": None, "zip": 3, "geo": {"lat": 1.0, "lon": 2.0}}]})
+    writer.write_pandas(df)
+    await writer.flush()
+    scanner = await table.new_scan().create_batch_scanner()
+    for p in await admin.list_partition_infos(path):
+        scanner.subscribe_partition(p.partition_id, 0, fluss.EARLIEST_OFFSET)
+    got = scanner.to_arrow()
+    assert got.schema.equals(schema)
+    assert sorted(got.to_pylist(), key=lambda r: r["id"]) == [
+        {"id": 1, "region": "EU", "tags": ["a"], "address": {"city": "x", "zip": 1, "geo": None}},
+        {"id": 2, "region": "US", "tags": [LONG, None], "address": None},
+        {"id": 3, "region": "EU", "tags": [], "address": {"city": None, "zip": 3, "geo": {"lat": 1.0, "lon": 2.0}}},
+    ]
+    assert scanner.to_pandas().shape == (0, 4)
