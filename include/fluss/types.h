@@ -32,10 +32,14 @@ struct TablePath {
 /// becomes the column comment) plus the primary-key column names (empty for a log table).
 ///
 /// Supported Arrow types and the Fluss types they map to: bool BOOLEAN; int8/16/32/64
-/// TINYINT/SMALLINT/INT/BIGINT; float32/64 FLOAT/DOUBLE; string/large_string STRING;
-/// binary/large_binary BYTES; fixed_size_binary(n) BINARY(n); decimal128(p,s) DECIMAL(p,s);
-/// date32 DATE; time32(s|ms)/time64(us|ns) TIME(0|3|6|9); timestamp(unit) TIMESTAMP(0|3|6|9);
-/// timestamp(unit, tz) TIMESTAMP_LTZ(0|3|6|9).
+/// TINYINT/SMALLINT/INT/BIGINT; float32/64 FLOAT/DOUBLE; string/large_string STRING (CHAR(n)
+/// with field metadata "fluss.char_length" = "n"); binary/large_binary BYTES;
+/// fixed_size_binary(n) BINARY(n); decimal128(p,s) DECIMAL(p,s); date32 DATE; time32(s|ms)/
+/// time64(us|ns) TIME(0|3|6|9); timestamp(unit) TIMESTAMP(0|3|6|9); timestamp(unit, tz)
+/// TIMESTAMP_LTZ(0|3|6|9) (field metadata "fluss.precision" = "p" gives a time or timestamp
+/// any precision p its unit holds); list<T> ARRAY<T>; map<K, V> MAP<K NOT NULL, V>;
+/// struct<...> ROW<...>, nested in each other, nullability kept at every level
+/// (src/fluss/row/data_type.h has the whole map).
 struct Schema {
   std::shared_ptr<arrow::Schema> arrow_schema;
   std::vector<std::string> primary_keys;
