@@ -32,6 +32,8 @@ def _lossless(got: pa.DataType, want: pa.DataType) -> bool:
         return True  # the safe cast checks values
     if t.is_date(got) and t.is_date(want):
         return True
+    if t.is_fixed_size_binary(want) and (t.is_binary(got) or t.is_large_binary(got)):
+        return True  # the safe cast checks every value's length
     return False
 
 
@@ -54,6 +56,20 @@ def _nested_castable(got: pa.DataType, want: pa.DataType) -> bool:
 
 def _is_nested(t: pa.DataType) -> bool:
     return pa.types.is_list(t) or pa.types.is_map(t) or pa.types.is_struct(t)
+
+
+def _nullable_inside(t: pa.DataType) -> pa.DataType:
+    """``t`` with every nested level nullable (map keys stay NOT NULL, as Arrow requires): what
+    a nested column is cast to, so that a null where the table's type is NOT NULL is left for
+    the core to refuse, naming its path, rather than failing pyarrow's cast."""
+    if pa.types.is_list(t):
+        f = t.value_field
+        return pa.list_(pa.field(f.name, _nullable_inside(f.type), True, f.metadata))
+    if pa.types.is_map(t):
+        return pa.map_(_nullable_inside(t.key_type), pa.field(t.item_field.name, _nullable_inside(t.item_type), True))
+    if pa.types.is_struct(t):
+        return pa.struct([pa.field(f.name, _nullable_inside(f.type), True, f.metadata) for f in t])
+    return t
 
 
 #: Returned by every write: ``await handle.wait()`` resolves once the server acknowledged it.
@@ -208,28 +224,32 @@ class AppendWriter(_WriterBase):
         if batch.num_columns != len(self._schema):
             raise FlussError(f"{method}: batch has {batch.num_columns} columns but the table has "
                              f"{len(self._schema)}")
-        arrays = []
+        arrays, fields = [], []
         for i, (got, want) in enumerate(zip(batch.schema, self._schema)):
             if got.name != want.name:
                 raise FlussError(f"{method}: column {i} is '{got.name}' but the table's column is '{want.name}'")
             col = batch.column(i)
+            target = want.type
             if not got.type.equals(want.type):
                 if _is_nested(want.type):
                     if not _nested_castable(got.type, want.type):
                         raise FlussError(f"{method}: column '{got.name}' has type {got.type}, which does not "
                                          f"have the shape of the table's type {want.type}")
+                    target = _nullable_inside(want.type)
                 elif not _lossless(got.type, want.type):
                     raise FlussError(f"{method}: column '{got.name}' has type {got.type}, which the table's "
                                      f"type {want.type} cannot hold without loss")
                 try:
-                    col = col.cast(want.type, safe=True)
+                    col = col.cast(target, safe=True)
                 except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as e:
                     raise FlussError(f"{method}: column '{got.name}' of type {got.type} cannot be "
                                      f"converted to the table's type {want.type} without loss: {e}") from None
             if not want.nullable and col.null_count > 0:
                 raise FlussError(f"{method}: column '{got.name}' is NOT NULL but has {col.null_count} nulls")
             arrays.append(col)
-        return pa.RecordBatch.from_arrays(arrays, schema=self._schema)
+            # (a nested column's own type: the core checks its inner levels against the table's)
+            fields.append(pa.field(want.name, col.type, want.nullable, want.metadata))
+        return pa.RecordBatch.from_arrays(arrays, schema=pa.schema(fields))
 
     def _write_arrow_batch(self, batch: pa.RecordBatch) -> WriteResultHandle:
         return self._n.write_arrow_batch(self._conform(batch))

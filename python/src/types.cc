@@ -2,6 +2,8 @@
 // (`int`, `array<string>`, `map<string,int>`, `row<a int, b string>`, `timestamp_ltz(6)`,
 // `... NOT NULL`), from the core's one Arrow -> Fluss type map (row/data_type.h), so a type
 // without a Fluss equivalent fails here, naming the field, exactly as create_table would.
+#include <cctype>
+
 #include <arrow/type.h>
 
 #include "arrow_capsules.h"
@@ -14,6 +16,17 @@ namespace fluss::py {
 using namespace nb::literals;
 
 namespace {
+
+/// A ROW field name as written in a type string: as is when it is an identifier, else in
+/// backticks (a backtick doubled), as Fluss's SQL spelling quotes names.
+std::string FieldName(const std::string& name) {
+  bool plain = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
+  for (char c : name) plain = plain && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+  if (plain) return name;
+  std::string out = "`";
+  for (char c : name) out += c == '`' ? std::string("``") : std::string(1, c);
+  return out + "`";
+}
 
 std::string Spell(const row::DataType& t, bool with_null = true) {
   using row::TypeRoot;
@@ -42,7 +55,7 @@ std::string Spell(const row::DataType& t, bool with_null = true) {
     case TypeRoot::kRow:
       s = "row<";
       for (size_t i = 0; i < t.children.size(); ++i)
-        s += (i ? ", " : "") + t.children[i].name + " " + Spell(t.children[i].type);
+        s += (i ? ", " : "") + FieldName(t.children[i].name) + " " + Spell(t.children[i].type);
       s += ">";
       break;
   }

@@ -308,9 +308,14 @@ TEST(KeyEncoderTest, TimeIsMillisOfDay) {
   // 01:02:03 = 3723 s = 3723000 ms = 0x38cef8 -> f8 9d e3 01 (doc E3).
   EXPECT_EQ(EncodeOne(arrow::time32(arrow::TimeUnit::MILLI), Value::Int(3723000)), "f89de301");
   EXPECT_EQ(EncodeOne(arrow::time32(arrow::TimeUnit::SECOND), Value::Int(3723)), "f89de301");
-  // Sub-millisecond digits are dropped (Fluss TIME holds ms only).
-  EXPECT_EQ(EncodeOne(arrow::time64(arrow::TimeUnit::MICRO), Value::Int(3723000999)), "f89de301");
-  EXPECT_EQ(EncodeOne(arrow::time64(arrow::TimeUnit::NANO), Value::Int(3723000999999)), "f89de301");
+  EXPECT_EQ(EncodeOne(arrow::time64(arrow::TimeUnit::MICRO), Value::Int(3723000000)), "f89de301");
+  EXPECT_EQ(EncodeOne(arrow::time64(arrow::TimeUnit::NANO), Value::Int(3723000000000)), "f89de301");
+  // Sub-millisecond digits are refused (Fluss TIME holds ms only): two keys would become one.
+  auto enc = CompactedKeyEncoder::Create(arrow::schema({arrow::field("t", arrow::time64(arrow::TimeUnit::MICRO))}), {0});
+  ASSERT_TRUE(enc.ok());
+  std::string out;
+  const Value sub_ms = Value::Int(3723000999);
+  EXPECT_EQ(enc->Encode(&sub_ms, &out).code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(EncodeOne(arrow::time32(arrow::TimeUnit::MILLI), Value::Int(0)), "00");
 }
 

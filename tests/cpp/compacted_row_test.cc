@@ -178,8 +178,8 @@ TEST(CompactedRowTest, TimestampsAndTimesInEveryUnit) {
                                arrow::field("t0", arrow::time32(arrow::TimeUnit::SECOND)),
                                arrow::field("t6", arrow::time64(arrow::TimeUnit::MICRO))});
   // 2 s -> 2000 ms (compact: d00f); 1500000001 ns -> 1500 ms (dc0b) + 1 ns (01); TIME 1 s ->
-  // 1000 ms (e807); TIME 1001 us -> 1 ms (01), the sub-millisecond part is dropped.
-  const std::string row = Encode(schema, {Value::Int(2), Value::Int(1500000001), Value::Int(1), Value::Int(1001)});
+  // 1000 ms (e807); TIME 1000 us -> 1 ms (01). (A TIME finer than milliseconds is refused.)
+  const std::string row = Encode(schema, {Value::Int(2), Value::Int(1500000001), Value::Int(1), Value::Int(1000)});
   EXPECT_EQ(Hex(row), "00d00fdc0b01e80701");
   auto rb = Decode(schema, row);
   ExpectColumn(rb, 0, "[2]");

@@ -355,11 +355,16 @@ TEST(IndexedRowTest, TimeIsStoredAsMilliseconds) {
                                arrow::field("us", arrow::time64(arrow::TimeUnit::MICRO)),
                                arrow::field("ns", arrow::time64(arrow::TimeUnit::NANO))});
   // TIME(0) 3723 s -> 3723000 ms = 0x38cef8. TIME(3) 86399999 ms = 0x5265bff.
-  // TIME(6) 3723000999 us -> 3723000 ms (the 999 us below the millisecond are dropped).
-  // TIME(9) 1 ns -> 0 ms.
+  // TIME(6) 3723000000 us -> 3723000 ms. TIME(9) 0 ns -> 0 ms. (A value finer than
+  // milliseconds is refused: Fluss TIME holds milliseconds.)
   const std::string expected = Unhex("00 | f8ce3800 | ff5b2605 | f8ce3800 | 00000000");
-  std::string row = Encode(schema, {Value::Int(3723), Value::Int(86399999), Value::Int(3723000999),
-                                    Value::Int(1)});
+  std::string row = Encode(schema, {Value::Int(3723), Value::Int(86399999), Value::Int(3723000000),
+                                    Value::Int(0)});
+  {
+    std::string refused;
+    const Value sub_ms[] = {Value::Null(), Value::Null(), Value::Int(3723000999), Value::Null()};
+    EXPECT_EQ(EncodeIndexedRow(*schema, sub_ms, &refused).code(), StatusCode::kInvalidArgument);
+  }
   EXPECT_EQ(Hex(row), Hex(expected));
 
   auto rb = DecodeRows(schema, {expected});

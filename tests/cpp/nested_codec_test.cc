@@ -4,6 +4,8 @@
 // the paths errors name, malformed bytes, the type map and the Arrow builders.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include <arrow/array.h>
 #include <arrow/record_batch.h>
 #include <arrow/type.h>
@@ -488,6 +490,59 @@ TEST(NestedCodec, MapKeysMustBeDistinct) {
   auto int_keys = arrow::json::ArrayFromJSONString(ints_field->type(), R"([[[5, 1], [6, 2], [5, 3]]])").ValueOrDie();
   EXPECT_FALSE(ConformArrowColumn(*ints_field, int_keys).ok());
   EXPECT_TRUE(ConformArrowColumn(*ints_field, int_keys->Slice(1)).ok());
+}
+
+}  // namespace
+}  // namespace fluss::row
+
+namespace fluss::row {
+namespace {
+
+TEST(ArrowInput, CharLengthAndTimeFractionsAreCheckedAtEveryLevel) {
+  auto char3 = [](const std::string& name) {
+    return arrow::field(name, arrow::utf8(), true, arrow::key_value_metadata({kCharLengthMetadataKey}, {"3"}));
+  };
+  auto top = char3("c");
+  auto ok = arrow::json::ArrayFromJSONString(arrow::utf8(), R"(["abc", null, ""])").ValueOrDie();
+  EXPECT_TRUE(ConformArrowColumn(*top, ok).ok());
+  auto long_value = arrow::json::ArrayFromJSONString(arrow::utf8(), R"(["abc", "abcd"])").ValueOrDie();
+  EXPECT_EQ(ConformArrowColumn(*top, long_value).status().message(),
+            "column 'c': (CHAR(3)) value has 4 bytes, more than 3 (row 1)");
+  auto tags = arrow::field("tags", arrow::list(char3("item")));
+  auto nested = arrow::json::ArrayFromJSONString(arrow::list(arrow::utf8()), R"([["ab"], ["toolong"]])").ValueOrDie();
+  EXPECT_EQ(ConformArrowColumn(*tags, nested).status().message(),
+            "column 'tags[]': (CHAR(3)) value has 7 bytes, more than 3 (row 1)");
+  // A value under a null struct is not written, so it is not checked.
+  auto addr = arrow::field("addr", arrow::struct_({char3("city")}));
+  auto hidden = arrow::StructArray::Make({arrow::json::ArrayFromJSONString(arrow::utf8(), R"(["Paris"])").ValueOrDie()},
+                                         std::vector<std::string>{"city"},
+                                         arrow::AllocateBitmap(1).ValueOrDie(), 1)
+                    .ValueOrDie();
+  std::memset(hidden->data()->buffers[0]->mutable_data(), 0, 1);
+  EXPECT_TRUE(ConformArrowColumn(*addr, hidden).ok()) << ConformArrowColumn(*addr, hidden).status().ToString();
+
+  auto t6 = arrow::field("t", arrow::time64(arrow::TimeUnit::MICRO));
+  auto ms = arrow::json::ArrayFromJSONString(t6->type(), "[3723456000, null]").ValueOrDie();
+  EXPECT_TRUE(ConformArrowColumn(*t6, ms).ok());
+  auto us = arrow::json::ArrayFromJSONString(t6->type(), "[3723456789]").ValueOrDie();
+  EXPECT_NE(ConformArrowColumn(*t6, us).status().message().find("fraction of a millisecond"), std::string::npos);
+  auto ts4 = arrow::field("ts", arrow::timestamp(arrow::TimeUnit::MICRO), true,
+                          arrow::key_value_metadata({kPrecisionMetadataKey}, {"4"}));
+  auto fine = arrow::json::ArrayFromJSONString(ts4->type(), "[1000100]").ValueOrDie();
+  EXPECT_TRUE(ConformArrowColumn(*ts4, fine).ok());
+  auto too_fine = arrow::json::ArrayFromJSONString(ts4->type(), "[1000101]").ValueOrDie();
+  EXPECT_EQ(ConformArrowColumn(*ts4, too_fine).status().message(),
+            "column 'ts': (TIMESTAMP(4)) value 1000101 has more than 4 fractional digits of the second");
+
+  // The same rules for Values.
+  auto schema = arrow::schema({t6, ts4});
+  write::RowValidator validator(schema);
+  const std::vector<Value> row = {Value::Int(3723456789), Value::Null()};
+  EXPECT_NE(validator.Check(row.data(), 2).message().find("column 't' (TIME(6)): value 3723456789 has a fraction"),
+            std::string::npos);
+  const std::vector<Value> row2 = {Value::Null(), Value::Int(1000101)};
+  EXPECT_EQ(validator.Check(row2.data(), 2).message(),
+            "column 'ts' (TIMESTAMP(4)): value 1000101 has more than 4 fractional digits of the second");
 }
 
 }  // namespace

@@ -382,3 +382,73 @@ async def test_partitioned_table_and_pandas_with_nested_columns(conn, admin, dat
         {"id": 3, "region": "EU", "tags": [], "address": {"city": None, "zip": 3, "geo": {"lat": 1.0, "lon": 2.0}}},
     ]
     assert scanner.to_pandas().shape == (0, 4)
+
+
+async def test_values_finer_or_longer_than_the_type_are_refused_on_every_path(conn, admin, database):
+    # (found by trying to break it) TIME keeps milliseconds, a TIMESTAMP(p) p digits and a
+    # CHAR(n) n bytes: a value beyond that is refused by append and by Arrow input alike, at
+    # the top and inside nested values, instead of being cut or stored out of its type.
+    char3 = {"fluss.char_length": "3"}
+    schema = pa.schema([
+        pa.field("id", pa.int32()),
+        pa.field("t6", pa.time64("us")),
+        pa.field("ts4", pa.timestamp("us"), metadata={"fluss.precision": "4"}),
+        pa.field("ch", pa.string(), metadata=char3),
+        pa.field("times", pa.list_(pa.time64("ns"))),
+        pa.field("addr", pa.struct([pa.field("city", pa.string(), metadata=char3),
+                                    pa.field("zip", pa.int32(), nullable=False)])),
+        pa.field("b2", pa.binary(2)),
+    ])
+    for log_format in ("ARROW", "INDEXED"):
+        table = await _make(conn, admin, database, "finer_" + log_format.lower(), schema, log_format=log_format)
+        writer = await table.new_append_writer()
+        good = {"id": 1, "t6": dt.time(1, 2, 3, 456000), "ts4": dt.datetime(2024, 1, 1, 0, 0, 0, 456700),
+                "ch": "abc", "times": [dt.time(0, 0, 0, 1000)], "addr": {"city": "Rom", "zip": 1}, "b2": b"ab"}
+        writer.append(good)
+        bad_rows = [  # (change, its path in Arrow input, the append message)
+            ({"t6": dt.time(1, 2, 3, 456789)}, "t6",
+             "column 't6' (TIME(6)): value 3723456789 has a fraction of a millisecond"),
+            ({"ts4": dt.datetime(2024, 1, 1, 0, 0, 0, 456789)}, "ts4",
+             "column 'ts4' (TIMESTAMP(4)): value 1704067200456789 has more than 4 fractional digits of the second"),
+            ({"ch": "abcd"}, "ch", "column 'ch' (CHAR(3)): value has 4 bytes, more than 3"),
+            ({"times": [dt.time(0, 0, 0, 1)]}, "times[]",
+             "column 'times[0]' (TIME(9)): value 1000 has a fraction of a millisecond"),
+            ({"addr": {"city": "Paris", "zip": 1}}, "addr.city",
+             "column 'addr.city' (CHAR(3)): value has 5 bytes, more than 3"),
+        ]
+        for change, path, message in bad_rows:
+            with pytest.raises(fluss.FlussError) as e:
+                writer.append(dict(good, **change))
+            assert message in e.value.message, (change, e.value.message)
+            with pytest.raises(fluss.FlussError) as e:
+                writer.write_arrow(pa.Table.from_pylist([dict(good, **change)], schema=schema))
+            assert e.value.error_code == -2
+            assert f"column '{path}'" in e.value.message, (change, e.value.message)
+        # pyarrow's own spellings are cast (binary -> binary(2), nullable struct fields), and a
+        # null in a NOT NULL struct field is named by its path, not by pyarrow's cast.
+        loose = pa.schema([pa.field(f.name, _loosen(f.type) if pa.types.is_nested(f.type) else
+                                    pa.binary() if f.name == "b2" else f.type, metadata=f.metadata) for f in schema])
+        writer.write_arrow(pa.Table.from_pylist([dict(good, id=2)], schema=loose))
+        with pytest.raises(fluss.FlussError) as e:
+            writer.write_arrow(pa.Table.from_pylist([dict(good, id=3, addr={"city": "a", "zip": None})], schema=loose))
+        assert "column 'addr.zip' is NOT NULL but has 1 null" in e.value.message, e.value.message
+        await writer.flush()
+        assert [r["id"] for r in (await read_all(table, 1)).to_pylist()] == [1, 2]
+
+    # A TIME primary key finer than milliseconds would make two keys one row: refused.
+    pk = await new_table(conn, admin, database, "time_pk", pa.schema([pa.field("t", pa.time64("us")),
+                                                                     pa.field("v", pa.int32())]), ["t"])
+    with pytest.raises(fluss.FlussError) as e:
+        pk.new_upsert().upsert({"t": dt.time(1, 2, 3, 456789), "v": 1})
+    assert "fraction of a millisecond" in e.value.message
+
+
+def test_type_strings_quote_odd_field_names_and_metadata_must_fit_its_type():
+    s = fluss.Schema(pa.schema([pa.field("r", pa.struct([pa.field("a,b", pa.int32()), pa.field("c> d", pa.string()),
+                                                         pa.field("x`y", pa.bool_()), pa.field("ok_1", pa.int8())]))]))
+    assert s.get_column_types() == ["row<`a,b` int, `c> d` string, `x``y` boolean, ok_1 tinyint>"]
+    for field, what in [(pa.field("i", pa.int32(), metadata={"fluss.precision": "3"}), "fluss.precision"),
+                        (pa.field("b", pa.binary(), metadata={"fluss.char_length": "3"}), "fluss.char_length")]:
+        with pytest.raises(fluss.FlussError) as e:
+            fluss.Schema(pa.schema([field]))
+        assert what in e.value.message and f"column '{field.name}'" in e.value.message

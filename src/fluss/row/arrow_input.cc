@@ -8,6 +8,9 @@
 #include <arrow/array.h>
 #include <arrow/type.h>
 
+#include "fluss/row/data_type.h"
+#include "fluss/row/datum.h"
+
 namespace fluss::row {
 
 namespace {
@@ -27,16 +30,6 @@ bool SameLayout(const arrow::DataType& a, const arrow::DataType& b) {
     if (!SameLayout(*a.field(i)->type(), *b.field(i)->type())) return false;
   }
   return true;
-}
-
-/// Nulls of `values` at the positions a valid parent covers: `parent_valid(i)` says whether
-/// position i counts.
-template <typename Valid>
-int64_t CountedNulls(const arrow::Array& values, Valid&& parent_valid) {
-  if (values.null_count() == 0) return 0;
-  int64_t n = 0;
-  for (int64_t i = 0; i < values.length(); ++i) n += values.IsNull(i) && parent_valid(i);
-  return n;
 }
 
 /// The bytes key `i` of `keys` compares by; nullopt for a nested key type.
@@ -82,62 +75,88 @@ Status CheckDistinctKeys(const arrow::MapArray& map, const std::string& path) {
   return Status::OK();
 }
 
-/// Checks that no NOT NULL level below `a` (of table type `want`) holds a null. `path` names
-/// `a` ("tags", "tags[]", "address.zip").
-Status CheckNestedNulls(const arrow::DataType& want, const arrow::Array& a, const std::string& path) {
-  auto fail = [&](const std::string& where, int64_t n) {
-    return Status::InvalidArgument("column '" + where + "' is NOT NULL but has " + std::to_string(n) +
-                                   (n == 1 ? " null" : " nulls"));
-  };
-  switch (want.id()) {
-    case arrow::Type::LIST:
-    case arrow::Type::MAP: {
-      // The child values a valid list or map covers: its offsets' range (a sliced or null
-      // list may leave other child values behind; they are not written).
+/// Positions of an array that are written: 1 where the value is valid and every enclosing
+/// level holds it (a null list or struct, or a sliced-off part, hides its children's values).
+using Coverage = std::vector<uint8_t>;
+
+Status Fail(const std::string& path, const std::string& what) {
+  return Status::InvalidArgument("column '" + path + "': " + what);
+}
+
+/// The leaf checks of a written value: CHAR(n) length, TIME and TIMESTAMP fractions
+/// (FractionStep). Other types carry no constraint Arrow does not already enforce.
+Status CheckLeaves(const DataType& t, const arrow::Array& a, const Coverage& written, const std::string& path) {
+  if (t.root == TypeRoot::kChar) {
+    for (int64_t i = 0; i < a.length(); ++i) {
+      if (!written[static_cast<size_t>(i)]) continue;
+      const size_t n = a.type_id() == arrow::Type::STRING ? static_cast<const arrow::StringArray&>(a).GetView(i).size()
+                                                           : static_cast<const arrow::LargeStringArray&>(a).GetView(i).size();
+      if (n > static_cast<size_t>(t.length))
+        return Fail(path, "(" + t.ToString() + ") value has " + std::to_string(n) + " bytes, more than " +
+                              std::to_string(t.length) + " (row " + std::to_string(i) + ")");
+    }
+    return Status::OK();
+  }
+  const int64_t step = FractionStep(t);
+  if (step == 1) return Status::OK();
+  for (int64_t i = 0; i < a.length(); ++i) {
+    if (!written[static_cast<size_t>(i)]) continue;
+    const int64_t v = a.type_id() == arrow::Type::TIME32 ? static_cast<const arrow::Time32Array&>(a).Value(i)
+                      : a.type_id() == arrow::Type::TIME64 ? static_cast<const arrow::Time64Array&>(a).Value(i)
+                                                           : static_cast<const arrow::TimestampArray&>(a).Value(i);
+    if (v % step != 0) return Fail(path, "(" + t.ToString() + ") " + FractionMessage(t, v));
+  }
+  return Status::OK();
+}
+
+/// The coverage of the child values of list or map `list` whose rows are covered by `rows`.
+Coverage ChildCoverage(const arrow::ListArray& list, const Coverage& rows) {
+  Coverage out(static_cast<size_t>(list.values()->length()), 0);
+  for (int64_t r = 0; r < list.length(); ++r)
+    if (rows[static_cast<size_t>(r)])
+      for (int64_t k = list.value_offset(r); k < list.value_offset(r + 1); ++k) out[static_cast<size_t>(k)] = 1;
+  return out;
+}
+
+/// Checks the values of `a` (the column or nested field `want`, at `path`) at the positions
+/// `covered` says its enclosing levels write: no null where `want` is NOT NULL, then the leaf
+/// constraints, distinct map keys, and the same for every nested level below.
+Status CheckValues(const arrow::Field& want, const arrow::Array& a, Coverage covered, const std::string& path) {
+  int64_t nulls = 0;
+  for (int64_t i = 0; i < a.length() && a.null_count() > 0; ++i) {
+    if (!covered[static_cast<size_t>(i)] || a.IsValid(i)) continue;
+    ++nulls;
+    covered[static_cast<size_t>(i)] = 0;  // a null hides its children
+  }
+  if (nulls > 0 && !want.nullable())
+    return Status::InvalidArgument("column '" + path + "' is NOT NULL but has " + std::to_string(nulls) +
+                                   (nulls == 1 ? " null" : " nulls"));
+  FLUSS_ASSIGN_OR_RETURN(DataType t, DataTypeOf(want));
+  switch (want.type()->id()) {
+    case arrow::Type::LIST: {
       const auto& list = static_cast<const arrow::ListArray&>(a);
-      std::vector<bool> in_range;
-      auto covered = [&](int64_t i) {
-        if (in_range.empty()) {
-          in_range.assign(static_cast<size_t>(list.values()->length()), false);
-          for (int64_t r = 0; r < list.length(); ++r)
-            if (list.IsValid(r))
-              for (int64_t k = list.value_offset(r); k < list.value_offset(r + 1); ++k) in_range[static_cast<size_t>(k)] = true;
-        }
-        return static_cast<bool>(in_range[static_cast<size_t>(i)]);
-      };
-      if (want.id() == arrow::Type::LIST) {
-        const auto& item = static_cast<const arrow::ListType&>(want).value_field();
-        const std::string where = path + "[]";
-        if (!item->nullable()) {
-          if (const int64_t n = CountedNulls(*list.values(), covered)) return fail(where, n);
-        }
-        return CheckNestedNulls(*item->type(), *list.values(), where);
-      }
-      const auto& map_type = static_cast<const arrow::MapType&>(want);
+      const auto& item = static_cast<const arrow::ListType&>(*want.type()).value_field();
+      return CheckValues(*item, *list.values(), ChildCoverage(list, covered), path + "[]");
+    }
+    case arrow::Type::MAP: {
+      const auto& map_type = static_cast<const arrow::MapType&>(*want.type());
       const auto& map = static_cast<const arrow::MapArray&>(a);
       FLUSS_RETURN_NOT_OK(CheckDistinctKeys(map, path));
-      if (const int64_t n = CountedNulls(*map.keys(), covered)) return fail(path + ".key", n);
-      FLUSS_RETURN_NOT_OK(CheckNestedNulls(*map_type.key_type(), *map.keys(), path + ".key"));
-      if (!map_type.item_field()->nullable()) {
-        if (const int64_t n = CountedNulls(*map.items(), covered)) return fail(path + ".value", n);
-      }
-      return CheckNestedNulls(*map_type.item_type(), *map.items(), path + ".value");
+      Coverage entries = ChildCoverage(map, covered);
+      FLUSS_RETURN_NOT_OK(CheckValues(*map_type.key_field(), *map.keys(), entries, path + ".key"));
+      return CheckValues(*map_type.item_field(), *map.items(), std::move(entries), path + ".value");
     }
     case arrow::Type::STRUCT: {
       const auto& st = static_cast<const arrow::StructArray&>(a);
-      for (int i = 0; i < want.num_fields(); ++i) {
-        const auto& f = want.field(i);
-        const std::string where = path + "." + f->name();
-        auto child = st.field(i);  // adjusted to the struct's offset
-        if (!f->nullable()) {
-          if (const int64_t n = CountedNulls(*child, [&](int64_t r) { return st.IsValid(r); })) return fail(where, n);
-        }
-        FLUSS_RETURN_NOT_OK(CheckNestedNulls(*f->type(), *child, where));
+      for (int i = 0; i < want.type()->num_fields(); ++i) {
+        const auto& f = want.type()->field(i);
+        // field(i) is the child adjusted to the struct's offset: the same positions
+        FLUSS_RETURN_NOT_OK(CheckValues(*f, *st.field(i), covered, path + "." + f->name()));
       }
       return Status::OK();
     }
     default:
-      return Status::OK();
+      return CheckLeaves(t, a, covered, path);
   }
 }
 
@@ -157,11 +176,16 @@ Result<std::shared_ptr<arrow::Array>> ConformArrowColumn(const arrow::Field& wan
   if (!SameLayout(*got->type(), *want.type()))
     return Status::InvalidArgument("column '" + want.name() + "' has type " + got->type()->ToString() +
                                    " but the table's type is " + want.type()->ToString());
-  if (!want.nullable() && got->null_count() > 0)
-    return Status::InvalidArgument("column '" + want.name() + "' is NOT NULL but has " +
-                                   std::to_string(got->null_count()) + (got->null_count() == 1 ? " null" : " nulls"));
-  if (!IsNestedId(want.type()->id())) return got;
-  FLUSS_RETURN_NOT_OK(CheckNestedNulls(*want.type(), *got, want.name()));
+  FLUSS_ASSIGN_OR_RETURN(DataType t, DataTypeOf(want));
+  if (!t.is_nested() && t.root != TypeRoot::kChar && FractionStep(t) == 1) {
+    // The common case, without a per-value walk: only nulls can fail.
+    if (!want.nullable() && got->null_count() > 0)
+      return Status::InvalidArgument("column '" + want.name() + "' is NOT NULL but has " +
+                                     std::to_string(got->null_count()) + (got->null_count() == 1 ? " null" : " nulls"));
+    return got;
+  }
+  FLUSS_RETURN_NOT_OK(CheckValues(want, *got, Coverage(static_cast<size_t>(got->length()), 1), want.name()));
+  if (!t.is_nested()) return got;
   return arrow::MakeArray(Relabel(got->data(), want.type()));
 }
 

@@ -158,6 +158,17 @@ Status ApplyPrecision(const arrow::Field& field, const std::string& path, DataTy
 
 Result<DataType> DataTypeAt(const arrow::Field& field, const std::string& path) {
   const arrow::DataType& type = *field.type();
+  if (field.metadata()) {
+    const auto id = type.id();
+    const bool stringy = id == arrow::Type::STRING || id == arrow::Type::LARGE_STRING;
+    const bool temporal = id == arrow::Type::TIME32 || id == arrow::Type::TIME64 || id == arrow::Type::TIMESTAMP;
+    if (field.metadata()->Contains(kCharLengthMetadataKey) && !stringy)
+      return Status::InvalidArgument("column '" + path + "': " + kCharLengthMetadataKey + " applies to string fields, not " +
+                                     type.ToString());
+    if (field.metadata()->Contains(kPrecisionMetadataKey) && !temporal)
+      return Status::InvalidArgument("column '" + path + "': " + kPrecisionMetadataKey +
+                                     " applies to time and timestamp fields, not " + type.ToString());
+  }
   DataType t;
   t.nullable = field.nullable();
   t.arrow_type_id = type.id();

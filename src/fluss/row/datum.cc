@@ -179,6 +179,7 @@ Status DatumAt(const Path& at, const DataType& t, const Value& v, Datum* out) {
     case TypeRoot::kTime: {
       if (v.kind != K::kInt64) return wrong_kind();
       FLUSS_RETURN_NOT_OK(IntInRange(at, t, v.i, 0, UnitsPerDay(static_cast<arrow::TimeUnit::type>(t.unit)) - 1));
+      if (v.i % FractionStep(t) != 0) return Invalid(at, t, FractionMessage(t, v.i));
       int32_t ms = 0;
       TimeToMillis(v.i, t.unit, &ms);  // within a day: cannot overflow
       out->i = ms;
@@ -187,6 +188,7 @@ Status DatumAt(const Path& at, const DataType& t, const Value& v, Datum* out) {
     case TypeRoot::kTimestamp:
     case TypeRoot::kTimestampLtz: {
       if (v.kind != K::kInt64) return wrong_kind();
+      if (v.i % FractionStep(t) != 0) return Invalid(at, t, FractionMessage(t, v.i));
       int64_t millis = 0;
       int32_t nanos = 0;
       if (!TimestampToMillis(v.i, t.unit, &millis, &nanos))
@@ -210,6 +212,24 @@ Status DatumAt(const Path& at, const DataType& t, const Value& v, Datum* out) {
 }
 
 }  // namespace
+
+int64_t FractionStep(const DataType& t) {
+  if (t.root != TypeRoot::kTime && t.root != TypeRoot::kTimestamp && t.root != TypeRoot::kTimestampLtz) return 1;
+  const int32_t unit_digits = PrecisionOfUnit(t.unit);
+  int32_t keep = t.precision;
+  if (t.root == TypeRoot::kTime && keep > 3) keep = 3;
+  int64_t step = 1;
+  for (int32_t d = keep; d < unit_digits; ++d) step *= 10;
+  return step;
+}
+
+std::string FractionMessage(const DataType& t, int64_t value) {
+  if (t.root == TypeRoot::kTime && t.precision > 3)
+    return "value " + std::to_string(value) + " has a fraction of a millisecond, which Fluss TIME does not keep "
+           "(it stores milliseconds of the day)";
+  return "value " + std::to_string(value) + " has more than " + std::to_string(t.precision) +
+         " fractional digits of the second";
+}
 
 int FixedScalarWidth(TypeRoot root) {
   switch (root) {

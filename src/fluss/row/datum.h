@@ -69,6 +69,15 @@ void GetFixedScalar(TypeRoot root, const uint8_t* p, Datum* d);
 /// false, writing nothing, for a longer one (it goes to the variable part).
 bool PutInlineBytes(std::string_view b, uint8_t* slot);
 
+/// For TIME and TIMESTAMP(_LTZ): the step, in ticks of the type's Arrow unit, that every value
+/// must be a multiple of to fit the type: a TIMESTAMP(p) keeps p fractional digits of the
+/// second; a TIME keeps at most milliseconds (Fluss stores milliseconds of the day) and at most
+/// p digits. E.g. TIME(6) in microseconds: 1000; TIMESTAMP(4) in microseconds: 100. 1 for other
+/// types.
+int64_t FractionStep(const DataType& t);
+/// The message for a value that is not a multiple of FractionStep(t).
+std::string FractionMessage(const DataType& t, int64_t value);
+
 /// Checks the non-null `v` against `column` and converts it (fluss::Value conventions of
 /// include/fluss/client.h: kInt64 for integers, DATE days, TIME and TIMESTAMP in the column's
 /// Arrow unit; kDouble or kInt64 for FLOAT/DOUBLE; kBytes for the byte-string types; kDecimal
@@ -77,7 +86,8 @@ bool PutInlineBytes(std::string_view b, uint8_t* slot);
 /// the path to the element ("tags[3]", "attrs[0].value", "address.zip"), for a null (at the top,
 /// or inside a nested value where the type is NOT NULL), a value of the wrong kind, an integer
 /// outside the type's range, a TIME outside one day, a timestamp outside the millisecond range,
-/// a CHAR(n) value longer than n bytes, a BINARY(n) value of another length than n, a decimal
+/// a TIME or TIMESTAMP finer than the type keeps (FractionStep), a CHAR(n) value longer than n
+/// bytes, a BINARY(n) value of another length than n, a decimal
 /// with more digits than the precision, a ROW of another number of fields, or a MAP whose
 /// (scalar) keys repeat.
 Status DatumFromValue(const ColumnType& column, const Value& v, Datum* out);
