@@ -485,7 +485,7 @@ TEST(NestedCodec, MapKeysMustBeDistinct) {
   auto ok = arrow::json::ArrayFromJSONString(field->type(), R"([[["a", 1], ["b", 2]], null, [["a", 1]]])").ValueOrDie();
   EXPECT_TRUE(ConformArrowColumn(*field, ok).ok());
   auto repeated = arrow::json::ArrayFromJSONString(field->type(), R"([[["a", 1]], [["b", 2], ["b", 3]]])").ValueOrDie();
-  EXPECT_EQ(ConformArrowColumn(*field, repeated).status().message(), "column 'm': the map of row 1 has a repeated key");
+  EXPECT_EQ(ConformArrowColumn(*field, repeated).status().message(), "column 'm': the map at position 1 has a repeated key");
   auto ints_field = arrow::field("n", arrow::map(arrow::int64(), arrow::int32()));
   auto int_keys = arrow::json::ArrayFromJSONString(ints_field->type(), R"([[[5, 1], [6, 2], [5, 3]]])").ValueOrDie();
   EXPECT_FALSE(ConformArrowColumn(*ints_field, int_keys).ok());

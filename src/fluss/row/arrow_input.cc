@@ -54,13 +54,14 @@ std::optional<std::string_view> KeyView(const arrow::Array& keys, int64_t i) {
   }
 }
 
-/// Every map of `map` has distinct keys (Java's maps are keyed; its readers keep one entry of
-/// a repeated key). `path` names the column.
-Status CheckDistinctKeys(const arrow::MapArray& map, const std::string& path) {
+/// Every written map of `map` (`written`: its positions that are written) has distinct keys
+/// (Java's maps are keyed; its readers keep one entry of a repeated key). `path` names the
+/// column.
+Status CheckDistinctKeys(const arrow::MapArray& map, const std::vector<uint8_t>& written, const std::string& path) {
   const auto& keys = *map.keys();
   std::vector<std::string_view> seen;
   for (int64_t r = 0; r < map.length(); ++r) {
-    if (map.IsNull(r) || map.value_length(r) < 2) continue;
+    if (!written[static_cast<size_t>(r)] || map.value_length(r) < 2) continue;
     seen.clear();
     for (int64_t k = map.value_offset(r); k < map.value_offset(r + 1); ++k) {
       auto v = KeyView(keys, k);
@@ -69,7 +70,7 @@ Status CheckDistinctKeys(const arrow::MapArray& map, const std::string& path) {
     }
     std::sort(seen.begin(), seen.end());
     if (std::adjacent_find(seen.begin(), seen.end()) != seen.end())
-      return Status::InvalidArgument("column '" + path + "': the map of row " + std::to_string(r) +
+      return Status::InvalidArgument("column '" + path + "': the map at position " + std::to_string(r) +
                                      " has a repeated key");
   }
   return Status::OK();
@@ -141,7 +142,7 @@ Status CheckValues(const arrow::Field& want, const arrow::Array& a, Coverage cov
     case arrow::Type::MAP: {
       const auto& map_type = static_cast<const arrow::MapType&>(*want.type());
       const auto& map = static_cast<const arrow::MapArray&>(a);
-      FLUSS_RETURN_NOT_OK(CheckDistinctKeys(map, path));
+      FLUSS_RETURN_NOT_OK(CheckDistinctKeys(map, covered, path));
       Coverage entries = ChildCoverage(map, covered);
       FLUSS_RETURN_NOT_OK(CheckValues(*map_type.key_field(), *map.keys(), entries, path + ".key"));
       return CheckValues(*map_type.item_field(), *map.items(), std::move(entries), path + ".value");
