@@ -53,6 +53,11 @@ async def database(admin):
     await admin.create_database(name, ignore_if_exists=False)
     yield name
     await admin.drop_database(name, ignore_if_not_exists=True, cascade=True)
+    # Fluss 0.9.1's coordinator sometimes never initialises the buckets of a table created while
+    # it is still deleting others (seen twice in a day of runs: the table exists, its buckets
+    # never get a leader, writes wait out the delivery timeout). A pause after each drop keeps
+    # the next test's tables out of that window.
+    await asyncio.sleep(0.3)
 
 
 async def read_all(table, num_buckets: int):
