@@ -13,6 +13,12 @@ namespace fluss {
 /// far enough from the clock's range that deadlines cannot overflow.
 inline constexpr int64_t kMaxDurationMs = 10LL * 366 * 24 * 3600 * 1000;
 
+/// How the client authenticates its connections (`client.security.protocol`).
+enum class SecurityProtocol : int8_t {
+  kPlaintext,  ///< PLAINTEXT: no authentication (the listener must be a PLAINTEXT one)
+  kSasl,       ///< SASL: every connection runs the SASL/PLAIN handshake before any request
+};
+
 /// Typed client options. Each field names the keys that set it (the seed's key first, then the
 /// Java client's key) and its default.
 struct ClientOptions {
@@ -69,10 +75,27 @@ struct ClientOptions {
   int64_t request_timeout_ms = 30000;
   /// "client.connect-timeout": deadline of a TCP connect. Default 120 s.
   int64_t connect_timeout_ms = 120000;
+  /// "client.security.protocol" / "security.protocol" (the later pyfluss spelling): PLAINTEXT
+  /// (default) or SASL, case-insensitive. With SASL every connection the client opens (bootstrap
+  /// servers, coordinator, each tablet server, every reconnect) sends AUTHENTICATE right after
+  /// ApiVersions and sends nothing else until the server accepted it (protocol-rpc.md 10.1).
+  SecurityProtocol security_protocol = SecurityProtocol::kPlaintext;
+  /// "client.security.sasl.mechanism" / "security.sasl.mechanism": PLAIN, the only mechanism
+  /// supported (case-insensitive; any other fails parsing).
+  std::string sasl_mechanism = "PLAIN";
+  /// "client.security.sasl.username" / "security.sasl.username", or the `username` option of
+  /// "client.security.sasl.jaas.config". Set (with the password) exactly when the protocol is SASL.
+  std::string sasl_username;
+  /// "client.security.sasl.password" / "security.sasl.password", or the `password` option of
+  /// "client.security.sasl.jaas.config". Secret: no message, log or string form shows it.
+  std::string sasl_password;
 };
 
 /// Parses `properties` into ClientOptions. An unknown key or an unparsable value fails with
-/// InvalidArgument naming the key. Sizes accept plain bytes or a unit ("64mb", "1 kb");
+/// InvalidArgument naming the key. The security keys fail the same way for an unknown protocol
+/// or mechanism, for SASL without both username and password (or a JAAS line naming them), for
+/// a username or password without SASL, and for a JAAS line that does not parse; those messages
+/// never contain the password or the JAAS line. Sizes accept plain bytes or a unit ("64mb", "1 kb");
 /// durations accept plain milliseconds or a unit ("100 ms", "30 s", "2 min") and are capped
 /// at kMaxDurationMs.
 Result<ClientOptions> ParseClientOptions(const std::map<std::string, std::string>& properties);

@@ -9,6 +9,14 @@ from ._native import _fluss
 from ._validate import _as_text
 
 
+#: Keys whose values are secrets: ``repr(Config)`` shows them masked.
+_SECRET_KEYS = frozenset({
+    "client.security.sasl.password",
+    "security.sasl.password",
+    "client.security.sasl.jaas.config",  # holds the password
+})
+_MASK = "******"
+
 _SEED_DEFAULTS = {
     "bootstrap.servers": "127.0.0.1:9123",
     "request.max.size": "10485760",
@@ -38,9 +46,20 @@ class Config:
             ``client.scanner.log.fetch.min-bytes`` (1), ``client.scanner.log.fetch.wait-max-time``
             (500 ms). Sizes take bytes or units (``64mb``); durations take milliseconds or units
             (``30 s``). Values may be str, int or bool.
+            Authentication (SASL/PLAIN, as the Java client; the later pyfluss spellings in
+            brackets): ``client.security.protocol`` [``security.protocol``] (``PLAINTEXT``, or
+            ``SASL``: every connection authenticates before any other request),
+            ``client.security.sasl.mechanism`` [``security.sasl.mechanism``] (``PLAIN``, the only
+            one), ``client.security.sasl.username`` [``security.sasl.username``] and
+            ``client.security.sasl.password`` [``security.sasl.password``], or instead
+            ``client.security.sasl.jaas.config`` (``org.apache.fluss.security.auth.sasl.plain.
+            PlainLoginModule required username="u" password="p";``).
 
     Raises:
-        FlussError: for an unknown key or a value that does not parse, naming the key.
+        FlussError: for an unknown key or a value that does not parse, naming the key; also for
+            SASL without both username and password, a username or password without SASL, an
+            unknown protocol or mechanism, or a JAAS line that does not parse. No message
+            contains the password.
     """
 
     def __init__(self, properties: Optional[Dict[str, Any]] = None):
@@ -56,7 +75,8 @@ class Config:
             raise FlussError(f"config key {key!r} must be a str")
         text = _as_text(value)
         if text is None:
-            raise FlussError(f"config '{key}': value {value!r} must be a str, int or bool")
+            shown = f"of type {type(value).__name__}" if key in _SECRET_KEYS else repr(value)
+            raise FlussError(f"config '{key}': value {shown} must be a str, int or bool")
         self._props[key] = text
 
     def _get(self, key: str) -> str:
@@ -99,5 +119,10 @@ class Config:
         self._update("writer.batch.size", value)
 
     def to_dict(self) -> Dict[str, str]:
-        """The properties given (defaults not included)."""
+        """The properties given (defaults not included), secrets (the SASL password) in clear."""
         return dict(self._props)
+
+    def __repr__(self) -> str:
+        """``fluss.Config({...})`` of the properties given, the SASL password and JAAS line masked."""
+        shown = {k: (_MASK if k in _SECRET_KEYS else v) for k, v in self._props.items()}
+        return f"fluss.Config({shown!r})"

@@ -1,5 +1,7 @@
 #include "fluss/config.h"
 
+#include "fluss/client/security_config.h"
+
 #include <cctype>
 #include <functional>
 #include <limits>
@@ -157,6 +159,36 @@ Result<ClientOptions> ParseClientOptions(const std::map<std::string, std::string
       return Status::OK();
     };
   };
+  // Security keys (protocol-rpc.md 10.2): parsed here, cross-checked by ResolveSecurity
+  // (security_config.h), which needs to know which spelling of each key was used.
+  client::SecurityKeys security;
+  std::string mechanism_key;
+  auto note_key = [](std::string* slot, const std::string& k) {
+    if (!slot->empty() && *slot != k)
+      return Status::InvalidArgument("config '" + *slot + "' and '" + k + "' set the same option: give one");
+    *slot = k;
+    return Status::OK();
+  };
+  Setter protocol = [&](const std::string& k, const std::string& v) {
+    const std::string p = Lower(Trim(v));
+    if (p == "plaintext") o.security_protocol = SecurityProtocol::kPlaintext;
+    else if (p == "sasl") o.security_protocol = SecurityProtocol::kSasl;
+    else return Bad(k, v, "a security protocol (PLAINTEXT or SASL)");
+    return note_key(&security.protocol, k);
+  };
+  Setter mechanism = [&](const std::string& k, const std::string& v) {
+    if (Lower(Trim(v)) != "plain")
+      return Status::InvalidArgument("config '" + k + "': SASL mechanism '" + v + "' is not supported (only PLAIN)");
+    o.sasl_mechanism = "PLAIN";
+    return note_key(&mechanism_key, k);
+  };
+  // Credentials are taken as given (no trimming: a password may start or end with a space).
+  auto secret_into = [&](std::string* field, std::string* key_slot) -> Setter {
+    return [field, key_slot, &note_key](const std::string& k, const std::string& v) {
+      *field = v;
+      return note_key(key_slot, k);
+    };
+  };
   const int64_t kInt32Max = std::numeric_limits<int32_t>::max();
   const std::map<std::string, Setter> setters = {
       {"bootstrap.servers", bootstrap},
@@ -183,6 +215,15 @@ Result<ClientOptions> ParseClientOptions(const std::map<std::string, std::string
       {"client.lookup.max-inflight-requests", positive_into(&o.lookup_max_inflight_requests)},
       {"client.request-timeout", duration_into(&o.request_timeout_ms)},
       {"client.connect-timeout", duration_into(&o.connect_timeout_ms)},
+      {"client.security.protocol", protocol},
+      {"security.protocol", protocol},
+      {"client.security.sasl.mechanism", mechanism},
+      {"security.sasl.mechanism", mechanism},
+      {"client.security.sasl.username", secret_into(&o.sasl_username, &security.username)},
+      {"security.sasl.username", secret_into(&o.sasl_username, &security.username)},
+      {"client.security.sasl.password", secret_into(&o.sasl_password, &security.password)},
+      {"security.sasl.password", secret_into(&o.sasl_password, &security.password)},
+      {"client.security.sasl.jaas.config", secret_into(&security.jaas_text, &security.jaas_config)},
   };
   for (const auto& [key, value] : properties) {
     auto it = setters.find(key);
@@ -200,6 +241,7 @@ Result<ClientOptions> ParseClientOptions(const std::map<std::string, std::string
   if (o.writer_delivery_timeout_ms <= 0)
     return Status::InvalidArgument("config 'client.writer.delivery-timeout' must be positive");
   if (o.connect_timeout_ms <= 0) return Status::InvalidArgument("config 'client.connect-timeout' must be positive");
+  FLUSS_RETURN_NOT_OK(client::ResolveSecurity(security, &o));
   return o;
 }
 

@@ -42,11 +42,24 @@ Result<std::vector<net::ServerEndpoint>> ParseBootstrapServers(const std::string
   return out;
 }
 
+namespace {
+
+std::shared_ptr<const net::Authentication> MakeAuthentication(const ClientOptions& o) {
+  auto auth = std::make_shared<net::Authentication>();
+  auth->sasl = o.security_protocol == SecurityProtocol::kSasl;
+  if (auth->sasl) {
+    auth->username = o.sasl_username;
+    auth->password = o.sasl_password;
+  }
+  return auth;
+}
+
+}  // namespace
 
 Cluster::Cluster(ClientOptions options, std::vector<net::ServerEndpoint> bootstrap)
     : options_(std::move(options)),
       bootstrap_(std::move(bootstrap)),
-      pool_(io_thread_.io(), options_.connect_timeout_ms, options_.request_timeout_ms),
+      pool_(io_thread_.io(), options_.connect_timeout_ms, options_.request_timeout_ms, MakeAuthentication(options_)),
       rpc_(options_.request_timeout_ms) {}
 
 Result<std::shared_ptr<Cluster>> Cluster::Create(ClientOptions options) {
@@ -101,6 +114,9 @@ asio::awaitable<Status> Cluster::Bootstrap() {
       auto resp = co_await Call<proto::MetadataResponse>(conn, ApiKey::GET_METADATA, req);
       if (!resp.ok()) {
         last = resp.status();
+        // A server's refusal (e.g. 46 AUTHENTICATE_EXCEPTION from a SASL listener) names it.
+        if (last.code() == StatusCode::kServer && last.message().find(bootstrap_[i].ToString()) == std::string::npos)
+          last = last.WithContext("server " + bootstrap_[i].ToString());
         continue;
       }
       if (resp->tablet_servers_size() == 0) {
@@ -116,6 +132,13 @@ asio::awaitable<Status> Cluster::Bootstrap() {
     if ((refused && attempt >= 3) || Clock::now() >= deadline) {
       co_return last;
     }
+    // A final answer (46 for wrong credentials or a PLAINTEXT client at a SASL listener, an API
+    // the server does not serve) does not change by asking again: fail now, not at the deadline.
+    // UNKNOWN_SERVER_ERROR stays retried: a starting server reports passing states with it.
+    const bool final_answer = (last.code() == StatusCode::kServer && !last.IsRetriable() &&
+                               last.error_code() != protocol::UNKNOWN_SERVER_ERROR) ||
+                              last.code() == StatusCode::kUnsupported;
+    if (final_answer) co_return last;
     co_await Sleep(std::chrono::milliseconds(std::min(100 << std::min(attempt, 3), 1000)));
     ++attempt;
   }

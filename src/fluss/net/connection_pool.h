@@ -14,8 +14,14 @@ namespace fluss::net {
 
 class ConnectionPool {
  public:
-  ConnectionPool(asio::io_context& io, int64_t connect_timeout_ms, int64_t handshake_timeout_ms)
-      : io_(io), connect_timeout_ms_(connect_timeout_ms), handshake_timeout_ms_(handshake_timeout_ms) {}
+  /// Every connection made is bounded by the two timeouts (ServerConnection) and authenticates
+  /// as `auth` says.
+  ConnectionPool(asio::io_context& io, int64_t connect_timeout_ms, int64_t handshake_timeout_ms,
+                 std::shared_ptr<const Authentication> auth)
+      : io_(io),
+        connect_timeout_ms_(connect_timeout_ms),
+        handshake_timeout_ms_(handshake_timeout_ms),
+        auth_(std::move(auth)) {}
 
   /// The connection for `key`, made on first use; replaced when the server moved to another
   /// address. After CloseAll, a new closed connection (its requests fail with kClosed).
@@ -27,6 +33,7 @@ class ConnectionPool {
   asio::io_context& io_;
   const int64_t connect_timeout_ms_;
   const int64_t handshake_timeout_ms_;
+  const std::shared_ptr<const Authentication> auth_;
   bool closed_ = false;
   std::map<std::string, std::shared_ptr<ServerConnection>> connections_;
 };

@@ -1,6 +1,7 @@
 #include "fluss/net/server_connection.h"
 
 #include "fluss/proto/fluss_api.pb.h"
+#include "fluss/protocol/authenticate.h"
 #include "fluss/protocol/errors.h"
 #include "fluss/protocol/frame.h"
 #include "fluss/util/bytes.h"
@@ -14,14 +15,17 @@ constexpr int32_t kMaxResponseFrame = 1 << 30;  // 1 GiB: larger means a corrupt
 }
 
 ServerConnection::ServerConnection(asio::io_context& io, ServerEndpoint endpoint,
-                                   int64_t connect_timeout_ms, int64_t handshake_timeout_ms)
+                                   int64_t connect_timeout_ms, int64_t handshake_timeout_ms,
+                                   std::shared_ptr<const Authentication> auth)
     : io_(io),
       endpoint_(std::move(endpoint)),
       connect_timeout_ms_(connect_timeout_ms),
       handshake_timeout_ms_(handshake_timeout_ms),
+      auth_(auth ? std::move(auth) : std::make_shared<const Authentication>()),
       socket_(io),
       resolver_(io),
-      connect_timer_(io) {}
+      connect_timer_(io),
+      auth_retry_timer_(io) {}
 
 ServerConnection::~ServerConnection() {
   asio::error_code ec;
@@ -55,8 +59,8 @@ void ServerConnection::Connect() {
   connect_timer_.expires_after(std::chrono::milliseconds(connect_timeout_ms_));
   connect_timer_.async_wait([this, self, gen](const asio::error_code& ec) {
     if (ec || gen != generation_ || state_ != State::kConnecting) return;
-    Fail(Status::Network("connecting to " + endpoint_.ToString() + " timed out after " +
-                         std::to_string(connect_timeout_ms_) + " ms (client.connect-timeout)"));
+    Fail(Status::Network((authenticating_ ? "authenticating to " : "connecting to ") + endpoint_.ToString() +
+                         " timed out after " + std::to_string(connect_timeout_ms_) + " ms (client.connect-timeout)"));
   });
   resolver_.async_resolve(
       endpoint_.host, std::to_string(endpoint_.port),
@@ -91,24 +95,30 @@ void ServerConnection::OnConnected() {
   req.set_client_software_version("0.1.0");
   std::string frame(protocol::kRequestPrefixSize, '\0');
   req.AppendToString(&frame);
+  auto self = shared_from_this();
+  SendHandshake(ApiKey::API_VERSIONS, std::move(frame), [this, self](Result<ResponseBody> r) { OnApiVersions(std::move(r)); });
+}
+
+void ServerConnection::SendHandshake(ApiKey key, std::string frame, ResponseCallback on_answer) {
   const int32_t id = next_request_id_++ & 0x7FFFFFFF;
   auto self = shared_from_this();
   Pending p;
-  p.key = ApiKey::API_VERSIONS;
-  p.done = [this, self](Result<ResponseBody> r) { OnApiVersions(std::move(r)); };
+  p.key = key;
+  p.done = std::move(on_answer);
   p.timer = std::make_unique<asio::steady_timer>(io_);
-  // The handshake answer is bounded like any request (a listener that never answers must not
+  // Each handshake answer is bounded like any request (a listener that never answers must not
   // hold the connection for the whole connect timeout).
   p.timer->expires_after(std::chrono::milliseconds(std::min(connect_timeout_ms_, handshake_timeout_ms_)));
   const uint64_t gen = generation_;
-  p.timer->async_wait([this, self, id, gen](const asio::error_code& e) {
+  p.timer->async_wait([this, self, key, gen](const asio::error_code& e) {
     if (e || gen != generation_) return;
-    Fail(Status::Timeout("no ApiVersions answer from " + endpoint_.ToString()));
+    Fail(Status::Timeout(std::string("no ") + protocol::ApiKeyName(key) + " answer from " + endpoint_.ToString()));
   });
   pending_.emplace(id, std::move(p));
   OutgoingFrame out;
   out.head = std::move(frame);
-  WriteFrame(ApiKey::API_VERSIONS, 0, id, std::move(out));
+  // Handshake requests go at version 0, the only one of API_VERSIONS and AUTHENTICATE.
+  WriteFrame(key, 0, id, std::move(out));
 }
 
 void ServerConnection::OnApiVersions(Result<ResponseBody> r) {
@@ -125,7 +135,61 @@ void ServerConnection::OnApiVersions(Result<ResponseBody> r) {
   for (const auto& v : resp.api_versions())
     api_versions_[static_cast<int16_t>(v.api_key())] = {static_cast<int16_t>(v.min_version()),
                                                         static_cast<int16_t>(v.max_version())};
+  if (auth_->sasl) {
+    auth_attempt_ = 0;
+    Authenticate();
+    return;
+  }
+  BecomeReady();
+}
+
+void ServerConnection::Authenticate() {
+  // SASL/PLAIN (protocol-rpc.md 10.1): one AUTHENTICATE carrying the credentials; nothing else
+  // is sent on this connection before the server accepts them (queued_ waits for READY).
+  if (!api_versions_.count(static_cast<int16_t>(ApiKey::AUTHENTICATE))) {
+    Fail(Status::Unsupported("server " + endpoint_.ToString() +
+                             " does not serve AUTHENTICATE: it cannot authenticate SASL clients"));
+    return;
+  }
+  authenticating_ = true;
+  auto self = shared_from_this();
+  SendHandshake(ApiKey::AUTHENTICATE, SaslPlainAuthenticateFrame(*auth_),
+                [this, self](Result<ResponseBody> r) { OnAuthenticate(std::move(r)); });
+}
+
+void ServerConnection::OnAuthenticate(Result<ResponseBody> r) {
+  if (state_ != State::kConnecting) return;  // failed or closed meanwhile (Fail ran)
+  if (!r.ok()) {
+    if (r.status().code() == StatusCode::kServer &&
+        r.status().error_code() == protocol::RETRIABLE_AUTHENTICATE_EXCEPTION) {
+      // The server re-initialised its authenticator: send the credentials again after a
+      // backoff, within the connect timeout (connect_timer_ still runs).
+      auto self = shared_from_this();
+      const uint64_t gen = generation_;
+      auth_retry_timer_.expires_after(AuthenticateRetryBackoff(auth_attempt_++));
+      auth_retry_timer_.async_wait([this, self, gen](const asio::error_code& ec) {
+        if (ec || gen != generation_ || state_ != State::kConnecting) return;
+        Authenticate();
+      });
+      return;
+    }
+    Fail(r.status().code() == StatusCode::kServer ? AuthenticationFailure(*auth_, endpoint_.ToString(), r.status())
+                                                  : r.status());
+    return;
+  }
+  // Success is the answer itself; its challenge (present and empty) needs no reply, as the
+  // Java client's PLAIN SASL client is complete after its initial response.
+  auto challenge = protocol::ParseAuthenticateResponse(r->data, r->size);
+  if (!challenge.ok()) {
+    Fail(challenge.status().WithContext(endpoint_.ToString()));
+    return;
+  }
+  BecomeReady();
+}
+
+void ServerConnection::BecomeReady() {
   connect_timer_.cancel();
+  authenticating_ = false;
   state_ = State::kReady;
   auto queued = std::move(queued_);
   queued_.clear();
@@ -268,6 +332,8 @@ void ServerConnection::Fail(const Status& st) {
   asio::error_code ec;
   socket_.close(ec);
   connect_timer_.cancel();
+  auth_retry_timer_.cancel();
+  authenticating_ = false;
   resolver_.cancel();
   if (state_ != State::kClosed) state_ = State::kDisconnected;
   write_queue_.clear();

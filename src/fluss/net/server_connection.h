@@ -15,6 +15,7 @@
 
 #include <asio.hpp>
 
+#include "fluss/net/authentication.h"
 #include "fluss/protocol/api_keys.h"
 #include "fluss/status.h"
 
@@ -58,15 +59,19 @@ struct OutgoingFrame {
 
 class ServerConnection : public std::enable_shared_from_this<ServerConnection> {
  public:
-  /// `connect_timeout_ms` bounds the TCP connect; `handshake_timeout_ms` the ApiVersions answer.
+  /// `connect_timeout_ms` bounds the whole handshake (TCP connect, ApiVersions and, when
+  /// `auth` says SASL, the authentication with its retries); `handshake_timeout_ms` each answer
+  /// of the handshake (ApiVersions, AUTHENTICATE).
   ServerConnection(asio::io_context& io, ServerEndpoint endpoint, int64_t connect_timeout_ms,
-                   int64_t handshake_timeout_ms);
+                   int64_t handshake_timeout_ms, std::shared_ptr<const Authentication> auth);
   ~ServerConnection();
 
   /// Sends a request frame as api `key` and calls `done` exactly once: with the
   /// response body, with Status::Server for an ERROR_RESPONSE, with kNetwork if the connection
   /// fails, with kUnsupported if the server does not serve `key`, or with kTimeout after
-  /// `timeout_ms`. Connects (TCP, then ApiVersions) on first use and after a disconnect.
+  /// `timeout_ms`. Connects (TCP, ApiVersions, then SASL authentication when configured) on
+  /// first use and after a disconnect; a failed authentication fails every queued request with
+  /// its error (46 AUTHENTICATE_EXCEPTION for wrong credentials) and the next Send tries anew.
   /// `frame` holds protocol::kRequestPrefixSize reserved bytes followed by the serialised
   /// XxxRequest; the prefix is filled here.
   void Send(protocol::ApiKey key, std::string frame, int64_t timeout_ms, ResponseCallback done);
@@ -95,6 +100,10 @@ class ServerConnection : public std::enable_shared_from_this<ServerConnection> {
   void Connect();
   void OnConnected();
   void OnApiVersions(Result<ResponseBody> r);
+  void SendHandshake(protocol::ApiKey key, std::string frame, ResponseCallback on_answer);
+  void Authenticate();
+  void OnAuthenticate(Result<ResponseBody> r);
+  void BecomeReady();
   void Dispatch(Queued q);
   void WriteFrame(protocol::ApiKey key, int16_t version, int32_t request_id, OutgoingFrame frame);
   void StartWrite();
@@ -106,9 +115,13 @@ class ServerConnection : public std::enable_shared_from_this<ServerConnection> {
   ServerEndpoint endpoint_;
   int64_t connect_timeout_ms_;
   int64_t handshake_timeout_ms_;
+  std::shared_ptr<const Authentication> auth_;
   asio::ip::tcp::socket socket_;
   asio::ip::tcp::resolver resolver_;
   asio::steady_timer connect_timer_;
+  asio::steady_timer auth_retry_timer_;  // the wait before AUTHENTICATE is sent again after 51
+  int auth_attempt_ = 0;                 // answers 51 seen in this handshake
+  bool authenticating_ = false;          // AUTHENTICATE sent, READY not reached yet
   State state_ = State::kDisconnected;
   uint64_t generation_ = 0;  // bumps on every (re)connect so stale handlers can tell
   int32_t next_request_id_ = 0;

@@ -30,6 +30,7 @@ const char* ApiKeyName(ApiKey key) {
     case ApiKey::GET_DATABASE_INFO: return "GET_DATABASE_INFO";
     case ApiKey::CREATE_PARTITION: return "CREATE_PARTITION";
     case ApiKey::DROP_PARTITION: return "DROP_PARTITION";
+    case ApiKey::AUTHENTICATE: return "AUTHENTICATE";
     case ApiKey::ALTER_TABLE: return "ALTER_TABLE";
   }
   return "UNKNOWN_API";
