@@ -4,6 +4,7 @@
 #include <datetime.h>
 
 #include <climits>
+#include <cmath>
 #include <cstring>
 
 #include <arrow/type.h>
@@ -83,6 +84,17 @@ int64_t UnitsPerSecond(arrow::TimeUnit::type u) {
   return 1;
 }
 
+// Python's datetime holds years 1..9999: a timestamp outside them (a numpy.datetime64, or an
+// aware datetime shifted to UTC) could be stored but never read back as a Python value.
+constexpr const char* kOutsidePythonYears =
+    "datetime is outside the years 1..9999 (in UTC), which Python cannot read back";
+
+bool InPythonYears(__int128 value, int64_t units_per_second) {
+  static const __int128 kMinSeconds = static_cast<__int128>(DaysFromCivil(1, 1, 1)) * 86400;
+  static const __int128 kEndSeconds = static_cast<__int128>(DaysFromCivil(10000, 1, 1)) * 86400;
+  return value >= kMinSeconds * units_per_second && value < kEndSeconds * units_per_second;
+}
+
 }  // namespace
 
 RowConverter::Column RowConverter::ColumnOf(const std::string& name, const row::DataType& type) {
@@ -96,7 +108,10 @@ RowConverter::Column RowConverter::ColumnOf(const std::string& name, const row::
     case row::TypeRoot::kInt:
     case row::TypeRoot::kBigInt: c.kind = Kind::kInt; break;
     case row::TypeRoot::kFloat:
-    case row::TypeRoot::kDouble: c.kind = Kind::kFloat; break;
+    case row::TypeRoot::kDouble:
+      c.kind = Kind::kFloat;
+      c.single = type.root == row::TypeRoot::kFloat;
+      break;
     case row::TypeRoot::kChar:
     case row::TypeRoot::kString: c.kind = Kind::kString; break;
     case row::TypeRoot::kBytes:
@@ -256,6 +271,7 @@ Status RowConverter::ConvertValue(const Column& col, PyObject* v, Value* out, co
     const __int128 scaled = static_cast<__int128>(count) * num * c.units_per_second;
     if (scaled % den != 0) return Fail("datetime has more precision than the column keeps");
     const __int128 value = scaled / den;
+    if (!InPythonYears(value, c.units_per_second)) return Fail(kOutsidePythonYears);
     if (value > INT64_MAX || value < INT64_MIN) return Fail("datetime is out of range");
     *out = Value::Int(static_cast<int64_t>(value));
     return Status::OK();
@@ -291,31 +307,38 @@ Status RowConverter::ConvertValue(const Column& col, PyObject* v, Value* out, co
       *out = Value::Int(x);
       return Status::OK();
     }
-    case Kind::kFloat:
-      if (PyFloat_Check(v)) {
-        *out = Value::Double(PyFloat_AS_DOUBLE(v));
-        return Status::OK();
+    case Kind::kFloat: {
+      if (PyBool_Check(v) || IsNumpyBool(v)) return Fail("expected float, got " + TypeName(v));
+      const bool integer = PyLong_Check(v) || (IsNumpyNumber(v) && PyIndex_Check(v));
+      if (!PyFloat_Check(v) && !integer && !IsNumpyNumber(v)) return Fail("expected float, got " + TypeName(v));
+      // float and numpy floats through __float__; ints (numpy ones through __index__) only when
+      // the column's type holds them exactly, as pyarrow: 2**53 + 1 would read back as 2**53.
+      nb::object index;
+      if (integer && !PyLong_Check(v)) {
+        index = nb::steal(PyNumber_Index(v));
+        if (!index.is_valid()) throw nb::python_error();
+        v = index.ptr();
       }
-      if (IsNumpyNumber(v) && !IsNumpyBool(v)) {
-        // numpy integers and floats convert through __float__.
-        double d = PyFloat_AsDouble(v);
-        if (d == -1.0 && PyErr_Occurred()) {
-          PyErr_Clear();
-          return Fail("expected float, got " + TypeName(v));
-        }
-        *out = Value::Double(d);
-        return Status::OK();
+      const double d = PyFloat_AsDouble(v);
+      if (d == -1.0 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return Fail(integer ? "integer value is out of range for a float" : "expected float, got " + TypeName(v));
       }
-      if (PyLong_Check(v) && !PyBool_Check(v)) {
-        double d = PyLong_AsDouble(v);
-        if (d == -1.0 && PyErr_Occurred()) {
-          PyErr_Clear();
-          return Fail("integer value is out of range for a float");
-        }
-        *out = Value::Double(d);
-        return Status::OK();
+      // FLOAT keeps the nearest float32; a finite value beyond its range would become inf.
+      const double kept = c.single ? static_cast<double>(static_cast<float>(d)) : d;
+      if (std::isinf(kept) && !std::isinf(d))
+        return Fail("value " + std::string(nb::repr(nb::handle(v)).c_str()) + " is beyond the range of FLOAT");
+      if (integer) {
+        nb::object back = nb::steal(PyFloat_FromDouble(kept));
+        const int same = back.is_valid() ? PyObject_RichCompareBool(back.ptr(), v, Py_EQ) : -1;
+        if (same < 0) throw nb::python_error();
+        if (!same)
+          return Fail("integer " + std::string(nb::repr(nb::handle(v)).c_str()) + " is not exactly representable as " +
+                      (c.single ? "FLOAT" : "DOUBLE"));
       }
-      return Fail("expected float, got " + TypeName(v));
+      *out = Value::Double(d);
+      return Status::OK();
+    }
     case Kind::kString: {
       if (!PyUnicode_Check(v)) return Fail("expected str, got " + TypeName(v));
       Py_ssize_t size;
@@ -347,6 +370,9 @@ Status RowConverter::ConvertValue(const Column& col, PyObject* v, Value* out, co
       return Status::OK();
     case Kind::kTime: {
       if (!PyTime_Check(v)) return Fail("expected datetime.time, got " + TypeName(v));
+      // TIME has no time zone: an aware time would silently lose its offset.
+      if (PyDateTime_TIME_GET_TZINFO(v) != Py_None)
+        return Fail("a timezone-aware datetime.time cannot go into a TIME column (TIME has no time zone)");
       const int64_t secs = PyDateTime_TIME_GET_HOUR(v) * 3600LL + PyDateTime_TIME_GET_MINUTE(v) * 60LL +
                            PyDateTime_TIME_GET_SECOND(v);
       const int64_t us = PyDateTime_TIME_GET_MICROSECOND(v);
@@ -360,29 +386,33 @@ Status RowConverter::ConvertValue(const Column& col, PyObject* v, Value* out, co
     case Kind::kTimestampNtz:
     case Kind::kTimestampLtz: {
       if (!PyDateTime_Check(v)) return Fail("expected datetime.datetime, got " + TypeName(v));
-      int64_t offset_seconds = 0;
+      // The UTC offset in microseconds: Python allows offsets with seconds and microseconds.
+      int64_t offset_us = 0;
       PyObject* tz = PyDateTime_DATE_GET_TZINFO(v);
       if (tz != Py_None) {
         if (c.kind == Kind::kTimestampNtz)
           return Fail("a timezone-aware datetime cannot go into a timestamp column without time zone");
         nb::object off = nb::borrow(v).attr("utcoffset")();
         if (!off.is_none())
-          offset_seconds = nb::cast<int64_t>(off.attr("days")) * 86400 + nb::cast<int64_t>(off.attr("seconds"));
+          offset_us = (nb::cast<int64_t>(off.attr("days")) * 86400 + nb::cast<int64_t>(off.attr("seconds"))) * 1000000 +
+                      nb::cast<int64_t>(off.attr("microseconds"));
       }
       const int64_t days = DaysFromCivil(PyDateTime_GET_YEAR(v), PyDateTime_GET_MONTH(v), PyDateTime_GET_DAY(v));
-      const int64_t secs = days * 86400 + PyDateTime_DATE_GET_HOUR(v) * 3600LL + PyDateTime_DATE_GET_MINUTE(v) * 60LL +
-                           PyDateTime_DATE_GET_SECOND(v) - offset_seconds;
-      int64_t us = PyDateTime_DATE_GET_MICROSECOND(v);
+      const int64_t local_us = (days * 86400 + PyDateTime_DATE_GET_HOUR(v) * 3600LL +
+                                PyDateTime_DATE_GET_MINUTE(v) * 60LL + PyDateTime_DATE_GET_SECOND(v)) * 1000000 +
+                               PyDateTime_DATE_GET_MICROSECOND(v);
       int64_t ns_extra = 0;
-      if (c.units_per_second == 1000000000 && PyObject_HasAttrString(v, "nanosecond"))
+      if (PyObject_HasAttrString(v, "nanosecond"))
         ns_extra = nb::cast<int64_t>(nb::borrow(v).attr("nanosecond"));  // pandas.Timestamp
-      const int64_t per = c.units_per_second;
-      if (per < 1000000 && us % (1000000 / per) != 0)
-        return Fail("datetime has more precision than the column keeps");
-      int64_t value;
-      if (__builtin_mul_overflow(secs, per, &value)) return Fail("datetime is out of range");
-      value += per >= 1000000 ? us * (per / 1000000) + ns_extra : us / (1000000 / per);
-      *out = Value::Int(value);
+      // The instant in nanoseconds (|local_us| < 2^58: no overflow in 128 bits), then in the
+      // column's units, exactly: a finer value is refused, not cut.
+      const __int128 ns = static_cast<__int128>(local_us - offset_us) * 1000 + ns_extra;
+      const int64_t ns_per_unit = 1000000000 / c.units_per_second;
+      if (ns % ns_per_unit != 0) return Fail("datetime has more precision than the column keeps");
+      const __int128 value = ns / ns_per_unit;
+      if (!InPythonYears(value, c.units_per_second)) return Fail(kOutsidePythonYears);
+      if (value > INT64_MAX || value < INT64_MIN) return Fail("datetime is out of range");
+      *out = Value::Int(static_cast<int64_t>(value));
       return Status::OK();
     }
     case Kind::kDecimal: {
@@ -406,24 +436,39 @@ Status RowConverter::ConvertValue(const Column& col, PyObject* v, Value* out, co
       nb::object exp_obj = t[2];
       if (!PyLong_Check(exp_obj.ptr())) return Fail("NaN or infinite decimal");
       const int sign = nb::cast<int>(t[0]);
-      int64_t exp = nb::cast<int64_t>(exp_obj);
-      nb::tuple digits = nb::cast<nb::tuple>(t[1]);
       std::vector<int> ds;
-      for (auto d : digits) ds.push_back(nb::cast<int>(d));
+      bool zero = true;
+      for (auto d : nb::cast<nb::tuple>(t[1])) {
+        ds.push_back(nb::cast<int>(d));
+        zero = zero && ds.back() == 0;
+      }
+      if (zero) {  // 0, 0E-50, 0E+999999999: zero at any exponent
+        *out = Value::Decimal(0, 0);
+        return Status::OK();
+      }
+      // The exponent may be any Python int (Decimal('1E+999999999999')): decide the far ones
+      // without a digit per power of ten. A nonzero digit times 10^(exp + scale) has more than
+      // 38 digits once exp > 80; once exp + scale <= -len(digits), a nonzero digit lies
+      // beyond the scale.
+      auto text = [&] { return std::string(nb::str(h).c_str()); };
+      int overflow = 0;
+      long long exp = PyLong_AsLongLongAndOverflow(exp_obj.ptr(), &overflow);
+      if (overflow > 0 || (!overflow && exp > 80)) return Fail("decimal value " + text() + " has more than 38 digits");
+      if (overflow < 0 || exp + c.scale <= -static_cast<long long>(ds.size()))
+        return Fail("value " + text() + " has more than " + std::to_string(c.scale) + " fractional digits");
       // Drop digits beyond the scale only when they are zeros.
-      while (exp < -c.scale) {
+      for (; exp < -c.scale; ++exp) {
         if (ds.empty() || ds.back() != 0)
-          return Fail("value " + std::string(nb::str(h).c_str()) + " has more than " +
-                                         std::to_string(c.scale) + " fractional digits");
+          return Fail("value " + text() + " has more than " + std::to_string(c.scale) + " fractional digits");
         ds.pop_back();
-        ++exp;
       }
       for (; exp > -c.scale; --exp) ds.push_back(0);
+      size_t first = 0;
+      while (first < ds.size() && ds[first] == 0) ++first;
+      // At most 38 digits (the largest DECIMAL precision) fit 128 bits; the core checks p.
+      if (ds.size() - first > 38) return Fail("decimal value " + text() + " has more than 38 digits");
       __int128 acc = 0;
-      for (int d : ds) {
-        if (acc > (((__int128)1) << 125)) return Fail("decimal value is too large");
-        acc = acc * 10 + d;
-      }
+      for (size_t k = first; k < ds.size(); ++k) acc = acc * 10 + ds[k];
       if (sign) acc = -acc;
       *out = Value::Decimal(static_cast<int64_t>(acc >> 64), static_cast<uint64_t>(acc));
       return Status::OK();

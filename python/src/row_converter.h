@@ -58,6 +58,7 @@ class RowConverter {
     Kind kind = Kind::kBinary;
     int64_t units_per_second = 1;  // time and timestamp
     int32_t scale = 0;             // decimal
+    bool single = false;           // FLOAT (float32), not DOUBLE
     std::vector<Column> children;  // ARRAY: the element; MAP: key, value; ROW: the fields
   };
   using Path = row::ValuePath;

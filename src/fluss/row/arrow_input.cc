@@ -90,11 +90,15 @@ Status CheckLeaves(const DataType& t, const arrow::Array& a, const Coverage& wri
   if (t.root == TypeRoot::kChar) {
     for (int64_t i = 0; i < a.length(); ++i) {
       if (!written[static_cast<size_t>(i)]) continue;
-      const size_t n = a.type_id() == arrow::Type::STRING ? static_cast<const arrow::StringArray&>(a).GetView(i).size()
-                                                           : static_cast<const arrow::LargeStringArray&>(a).GetView(i).size();
+      const std::string_view view = a.type_id() == arrow::Type::STRING
+                                        ? static_cast<const arrow::StringArray&>(a).GetView(i)
+                                        : static_cast<const arrow::LargeStringArray&>(a).GetView(i);
+      const size_t n = view.size();
       if (n > static_cast<size_t>(t.length))
         return Fail(path, "(" + t.ToString() + ") value has " + std::to_string(n) + " bytes, more than " +
                               std::to_string(t.length) + " (row " + std::to_string(i) + ")");
+      if (n > 0 && view.back() == '\0')
+        return Fail(path, "(" + t.ToString() + ") " + kCharEndsInNul + " (row " + std::to_string(i) + ")");
     }
     return Status::OK();
   }

@@ -159,6 +159,7 @@ Status DatumAt(const Path& at, const DataType& t, const Value& v, Datum* out) {
       if (t.root == TypeRoot::kChar && v.s.size() > static_cast<size_t>(t.length))
         return Invalid(at, t, "value has " + std::to_string(v.s.size()) + " bytes, more than " +
                                   std::to_string(t.length));
+      if (t.root == TypeRoot::kChar && !v.s.empty() && v.s.back() == '\0') return Invalid(at, t, kCharEndsInNul);
       // BINARY(n) is fixed-width: Arrow's fixed_size_binary(n) and Java's BinaryType hold n bytes.
       if (t.root == TypeRoot::kBinary && v.s.size() != static_cast<size_t>(t.length))
         return Invalid(at, t, "value has " + std::to_string(v.s.size()) + " bytes, expected " +

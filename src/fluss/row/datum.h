@@ -78,6 +78,12 @@ int64_t FractionStep(const DataType& t);
 /// The message for a value that is not a multiple of FractionStep(t).
 std::string FractionMessage(const DataType& t, int64_t value);
 
+/// The message for a CHAR(n) value ending in U+0000: Fluss pads CHAR values with 0x00 bytes and
+/// every reader (IndexedRow.getChar, the changelog's Arrow batches) strips them, so such a value
+/// would read back shorter than written. Refused on every write path.
+inline constexpr const char* kCharEndsInNul =
+    "value ends in U+0000, which a CHAR value cannot (Fluss strips the 0x00 padding of CHAR values when reading)";
+
 /// Checks the non-null `v` against `column` and converts it (fluss::Value conventions of
 /// include/fluss/client.h: kInt64 for integers, DATE days, TIME and TIMESTAMP in the column's
 /// Arrow unit; kDouble or kInt64 for FLOAT/DOUBLE; kBytes for the byte-string types; kDecimal
@@ -87,7 +93,7 @@ std::string FractionMessage(const DataType& t, int64_t value);
 /// or inside a nested value where the type is NOT NULL), a value of the wrong kind, an integer
 /// outside the type's range, a TIME outside one day, a timestamp outside the millisecond range,
 /// a TIME or TIMESTAMP finer than the type keeps (FractionStep), a CHAR(n) value longer than n
-/// bytes, a BINARY(n) value of another length than n, a decimal
+/// bytes or ending in U+0000 (kCharEndsInNul), a BINARY(n) value of another length than n, a decimal
 /// with more digits than the precision, a ROW of another number of fields, or a MAP whose
 /// (scalar) keys repeat.
 Status DatumFromValue(const ColumnType& column, const Value& v, Datum* out);
