@@ -707,8 +707,8 @@ def row_values(columns: List[Tuple[str, T]], ctx: Ctx = Ctx(), fixed=None) -> st
     """A row's values: every column valid, or with one (sometimes two) column hostile.
     ``fixed``: {column name: strategy} overriding a column (e.g. a primary key)."""
     fixed = fixed or {}
-    valid = [fixed.get(n) or valid_values(t, ctx) for n, t in columns]
-    hostile = [fixed.get(n) or hostile_values(t, ctx) for n, t in columns]
+    valid = [fixed[n] if n in fixed else valid_values(t, ctx) for n, t in columns]
+    hostile = [fixed[n] if n in fixed else hostile_values(t, ctx) for n, t in columns]
     bad = st.one_of(st.just(frozenset()), st.sets(st.integers(0, len(columns) - 1), max_size=2))
 
     @st.composite
@@ -730,8 +730,8 @@ def names_one_of(message: str, paths: List[str]) -> bool:
     """Whether the error message names one of the paths (quoted as the client quotes them, or
     as the argument ``row``)."""
     for p in paths:
-        if p == "row":
-            if "row" in message:
+        if p == "row":  # the row (or key) as a whole: its shape or length
+            if any(w in message for w in ("row", "key", "columns")):
                 return True
         elif f"'{p}'" in message or f"'{p}[" in message or f"'{p}." in message:
             return True

@@ -227,7 +227,7 @@ Result<ClientOptions> ParseClientOptions(const std::map<std::string, std::string
   };
   for (const auto& [key, value] : properties) {
     auto it = setters.find(key);
-    if (it == setters.end()) return Status::InvalidArgument("Unknown property: " + key);
+    if (it == setters.end()) return Status::InvalidArgument("config '" + key + "': unknown property");
     FLUSS_RETURN_NOT_OK(it->second(key, value));
   }
   // Idempotence needs acks=all and retries (as the Java client); on by default only where it can work.

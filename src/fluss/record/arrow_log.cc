@@ -70,36 +70,66 @@ Result<std::shared_ptr<arrow::Buffer>> EncodeArrowLogBatch(const arrow::RecordBa
 
 namespace {
 
-/// `rb` with the trailing 0x00 bytes of its CHAR(n) columns' values removed. The changelog the
-/// server builds for a table of kv format INDEXED carries CHAR(n) values with their IndexedRow
-/// padding (its Arrow writer reads the padded bytes), while IndexedRow.getChar, and so every
-/// other reader, strips it: stripped here too, so every path reads the value written.
+bool IsChar(const arrow::Field& f) {
+  return f.metadata() && f.metadata()->Contains(row::kCharLengthMetadataKey) && f.type()->id() == arrow::Type::STRING;
+}
+
+/// The string array `a` with the trailing 0x00 bytes of its values removed; nullptr when no
+/// value has any. Same length and positions (offset 0), so enclosing list offsets stay valid.
+Result<std::shared_ptr<arrow::Array>> StripCharValues(const arrow::StringArray& a) {
+  bool padded = false;
+  for (int64_t r = 0; r < a.length() && !padded; ++r) {
+    const std::string_view v = a.GetView(r);
+    padded = a.IsValid(r) && !v.empty() && v.back() == '\0';
+  }
+  if (!padded) return std::shared_ptr<arrow::Array>();
+  arrow::StringBuilder b;
+  for (int64_t r = 0; r < a.length(); ++r) {
+    if (a.IsNull(r)) {
+      if (!b.AppendNull().ok()) return Status::Internal("rebuilding a CHAR column");
+      continue;
+    }
+    std::string_view v = a.GetView(r);
+    while (!v.empty() && v.back() == '\0') v.remove_suffix(1);
+    if (!b.Append(v).ok()) return Status::Internal("rebuilding a CHAR column");
+  }
+  std::shared_ptr<arrow::Array> out;
+  if (!b.Finish(&out).ok()) return Status::Internal("rebuilding a CHAR column");
+  return out;
+}
+
+/// `a` (of field `f`) with CHAR values stripped at every nesting level (CHAR(n) elements, map
+/// keys and values, ROW fields); nullptr when nothing changes.
+Result<std::shared_ptr<arrow::Array>> StripChars(const arrow::Field& f, const std::shared_ptr<arrow::Array>& a) {
+  if (IsChar(f)) return StripCharValues(static_cast<const arrow::StringArray&>(*a));
+  std::vector<std::shared_ptr<arrow::Field>> children;  // the fields of a's child_data
+  switch (f.type()->id()) {
+    case arrow::Type::LIST: children = {static_cast<const arrow::ListType&>(*f.type()).value_field()}; break;
+    case arrow::Type::MAP: children = {static_cast<const arrow::MapType&>(*f.type()).value_field()}; break;
+    case arrow::Type::STRUCT: children = f.type()->fields(); break;
+    default: return std::shared_ptr<arrow::Array>();
+  }
+  std::shared_ptr<arrow::ArrayData> data;
+  for (size_t i = 0; i < children.size() && i < a->data()->child_data.size(); ++i) {
+    FLUSS_ASSIGN_OR_RETURN(auto stripped, StripChars(*children[i], arrow::MakeArray(a->data()->child_data[i])));
+    if (!stripped) continue;
+    if (!data) data = a->data()->Copy();
+    data->child_data[i] = stripped->data();
+  }
+  return data ? arrow::MakeArray(data) : std::shared_ptr<arrow::Array>();
+}
+
+/// `rb` with the trailing 0x00 bytes of its CHAR(n) values removed, at every nesting level. The
+/// changelog the server builds for a table of kv format INDEXED carries CHAR(n) values with
+/// their IndexedRow padding (its Arrow writer reads the padded bytes), while
+/// IndexedRow.getChar, and so every other reader, strips it: stripped here too, so every path
+/// reads the value written.
 Result<std::shared_ptr<arrow::RecordBatch>> StripCharPadding(std::shared_ptr<arrow::RecordBatch> rb) {
   for (int i = 0; i < rb->num_columns(); ++i) {
     const auto& f = rb->schema()->field(i);
-    if (!f->metadata() || !f->metadata()->Contains(row::kCharLengthMetadataKey) ||
-        f->type()->id() != arrow::Type::STRING)
-      continue;
-    const auto& a = static_cast<const arrow::StringArray&>(*rb->column(i));
-    bool padded = false;
-    for (int64_t r = 0; r < a.length() && !padded; ++r) {
-      const std::string_view v = a.GetView(r);
-      padded = a.IsValid(r) && !v.empty() && v.back() == '\0';
-    }
-    if (!padded) continue;
-    arrow::StringBuilder b;
-    for (int64_t r = 0; r < a.length(); ++r) {
-      if (a.IsNull(r)) {
-        if (!b.AppendNull().ok()) return Status::Internal("rebuilding a CHAR column");
-        continue;
-      }
-      std::string_view v = a.GetView(r);
-      while (!v.empty() && v.back() == '\0') v.remove_suffix(1);
-      if (!b.Append(v).ok()) return Status::Internal("rebuilding a CHAR column");
-    }
-    auto stripped = b.Finish();
-    if (!stripped.ok()) return Status::Internal("rebuilding a CHAR column: " + stripped.status().ToString());
-    auto next = rb->SetColumn(i, f, *stripped);
+    FLUSS_ASSIGN_OR_RETURN(auto stripped, StripChars(*f, rb->column(i)));
+    if (!stripped) continue;
+    auto next = rb->SetColumn(i, f, stripped);
     if (!next.ok()) return Status::Internal("rebuilding a CHAR column: " + next.status().ToString());
     rb = *next;
   }
