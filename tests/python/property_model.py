@@ -568,7 +568,8 @@ def valid_values(t: T, ctx: Ctx = Ctx(), top: bool = True) -> st.SearchStrategy:
     elif k == "decimal":
         lim = 10**t.n - 1
         scaled = st.one_of(st.integers(-lim, lim), st.sampled_from([lim, -lim, 0]))
-        s = st.one_of(scaled.map(lambda x: D(x).scaleb(-t.s)),
+        exact = decimal.Context(prec=100)
+        s = st.one_of(scaled.map(lambda x: D(x).scaleb(-t.s, context=exact)),
                       st.integers(-(10 ** (t.n - t.s) - 1), 10 ** (t.n - t.s) - 1))
     elif k == "date":
         s = st.dates()

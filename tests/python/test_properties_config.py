@@ -175,3 +175,14 @@ async def test_table_descriptor_accepts_or_names_the_argument(conn, admin, datab
         assert info.get_custom_properties() == d.custom_properties
         for k, v in d.properties.items():
             assert info.get_properties().get(k) == v, (k, v, info.get_properties())
+
+
+def test_an_unknown_config_key_is_quoted_even_when_empty():
+    # (found by the property) "Unknown property: " named an empty key invisibly.
+    for key in ("", " ", "no.such.key"):
+        try:
+            fluss.Config({key: "1"})
+        except fluss.FlussError as e:
+            assert f"'{key}'" in e.message, e.message
+        else:
+            raise AssertionError(f"Config accepted the unknown key {key!r}")

@@ -10,6 +10,8 @@
 
 #include "fluss/row/data_type.h"
 #include "fluss/row/datum.h"
+#include "fluss/row/temporal.h"
+#include "fluss/row/value_kinds.h"
 
 namespace fluss::row {
 
@@ -84,8 +86,14 @@ Status Fail(const std::string& path, const std::string& what) {
   return Status::InvalidArgument("column '" + path + "': " + what);
 }
 
-/// The leaf checks of a written value: CHAR(n) length, TIME and TIMESTAMP fractions
-/// (FractionStep). Other types carry no constraint Arrow does not already enforce.
+/// TIME, TIMESTAMP and TIMESTAMP_LTZ: types whose Arrow values may lie outside the Fluss type.
+bool IsTemporal(const DataType& t) {
+  return t.root == TypeRoot::kTime || t.root == TypeRoot::kTimestamp || t.root == TypeRoot::kTimestampLtz;
+}
+
+/// The leaf checks of a written value: CHAR(n) length and no trailing U+0000; TIME within the
+/// day, TIMESTAMP within the millisecond range, both with their fractions (FractionStep).
+/// Other types carry no constraint Arrow does not already enforce.
 Status CheckLeaves(const DataType& t, const arrow::Array& a, const Coverage& written, const std::string& path) {
   if (t.root == TypeRoot::kChar) {
     for (int64_t i = 0; i < a.length(); ++i) {
@@ -102,13 +110,25 @@ Status CheckLeaves(const DataType& t, const arrow::Array& a, const Coverage& wri
     }
     return Status::OK();
   }
+  if (!IsTemporal(t)) return Status::OK();
   const int64_t step = FractionStep(t);
-  if (step == 1) return Status::OK();
+  const int64_t day = t.root == TypeRoot::kTime ? UnitsPerDay(static_cast<arrow::TimeUnit::type>(t.unit)) : 0;
   for (int64_t i = 0; i < a.length(); ++i) {
     if (!written[static_cast<size_t>(i)]) continue;
     const int64_t v = a.type_id() == arrow::Type::TIME32 ? static_cast<const arrow::Time32Array&>(a).Value(i)
                       : a.type_id() == arrow::Type::TIME64 ? static_cast<const arrow::Time64Array&>(a).Value(i)
                                                            : static_cast<const arrow::TimestampArray&>(a).Value(i);
+    // Fluss keeps a TIME as milliseconds of one day and a TIMESTAMP as epoch milliseconds (plus
+    // nanoseconds): an Arrow value outside them is refused here, as the row path refuses it,
+    // whatever the log format (an ARROW batch would carry it to readers that cannot read it).
+    if (t.root == TypeRoot::kTime && (v < 0 || v >= day))
+      return Fail(path, "(" + t.ToString() + ") value " + std::to_string(v) + " is out of range [0, " +
+                            std::to_string(day - 1) + "] (row " + std::to_string(i) + ")");
+    int64_t millis = 0;
+    int32_t nanos = 0;
+    if (t.root != TypeRoot::kTime && !TimestampToMillis(v, t.unit, &millis, &nanos))
+      return Fail(path, "(" + t.ToString() + ") value " + std::to_string(v) + " is out of the millisecond range (row " +
+                            std::to_string(i) + ")");
     if (v % step != 0) return Fail(path, "(" + t.ToString() + ") " + FractionMessage(t, v));
   }
   return Status::OK();
@@ -182,7 +202,7 @@ Result<std::shared_ptr<arrow::Array>> ConformArrowColumn(const arrow::Field& wan
     return Status::InvalidArgument("column '" + want.name() + "' has type " + got->type()->ToString() +
                                    " but the table's type is " + want.type()->ToString());
   FLUSS_ASSIGN_OR_RETURN(DataType t, DataTypeOf(want));
-  if (!t.is_nested() && t.root != TypeRoot::kChar && FractionStep(t) == 1) {
+  if (!t.is_nested() && t.root != TypeRoot::kChar && !IsTemporal(t)) {
     // The common case, without a per-value walk: only nulls can fail.
     if (!want.nullable() && got->null_count() > 0)
       return Status::InvalidArgument("column '" + want.name() + "' is NOT NULL but has " +
