@@ -187,7 +187,11 @@ class AppendWriter(_WriterBase):
         ``timestamp(tz=...)`` columns), numpy.datetime64 (units W, D, h, m, s, ms, us, ns; naive,
         UTC for ``timestamp(tz=...)`` columns), decimal.Decimal. ``None``, ``pandas.NaT`` and
         ``numpy.datetime64('NaT')`` are null (in date, time and timestamp columns for NaT), as in
-        ``write_pandas``.
+        ``write_pandas``. Each value must fit its column exactly (README "Data types"): an int
+        goes into a float/double column only when that type holds it exactly, a float32 column
+        refuses a finite value beyond float32, a CHAR value must not end in U+0000, a time is
+        naive, and a timestamp (after its UTC offset, which may have seconds and microseconds)
+        lies within the years 1..9999.
 
         When the writer's buffer holds ``client.writer.buffer.memory-size`` bytes (default
         64 MiB) of unsent data, ``append`` called on a thread running an asyncio event loop does
