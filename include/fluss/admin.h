@@ -77,6 +77,10 @@ class Admin {
   /// server id), from a metadata refresh at the coordinator. Buckets without a live leader
   /// are absent. Fails with TABLE_NOT_EXIST (7).
   void ListBucketLeadersAsync(const TablePath& path, Callback<std::map<int32_t, int32_t>> done);
+  /// The same for the buckets of partition `partition_name` (its name as list_partition_infos
+  /// gives it) of a partitioned table. Fails with PARTITION_NOT_EXISTS (36).
+  void ListPartitionBucketLeadersAsync(const TablePath& path, const std::string& partition_name,
+                                       Callback<std::map<int32_t, int32_t>> done);
   /// Partitions of a partitioned table, in the server's order. Fails with
   /// TABLE_NOT_PARTITIONED_EXCEPTION (37) for a table without partition keys.
   void ListPartitionInfosAsync(const TablePath& path, Callback<std::vector<PartitionInfo>> done);

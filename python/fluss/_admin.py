@@ -210,16 +210,18 @@ class FlussAdmin:
         spec = _partition_spec("drop_partition", partition_spec)
         await self._n.drop_partition(p.database_name, p.table_name, spec, bool(ignore_if_not_exists))
 
-    async def _bucket_leaders(self, table_path: TablePath) -> Dict[int, int]:
-        """``{bucket_id: tablet_server_id}`` of a non-partitioned table, from a metadata refresh at
-        the coordinator (buckets without a live leader are absent). Internal: for tests and
+    async def _bucket_leaders(self, table_path: TablePath, partition_name: Optional[str] = None) -> Dict[int, int]:
+        """``{bucket_id: tablet_server_id}`` of a non-partitioned table, or of partition
+        ``partition_name`` (its name, e.g. ``"US"``) of a partitioned one, from a metadata refresh
+        at the coordinator (buckets without a live leader are absent). Internal: for tests and
         diagnostics.
 
         Raises:
-            FlussError: TABLE_NOT_EXIST (7) for an unknown table.
+            FlussError: TABLE_NOT_EXIST (7) for an unknown table, PARTITION_NOT_EXISTS (36) for
+                an unknown partition.
         """
         p = _check_path(table_path)
-        return await self._n.bucket_leaders(p.database_name, p.table_name)
+        return await self._n.bucket_leaders(p.database_name, p.table_name, partition_name)
 
     async def list_partition_infos(self, table_path: TablePath,
                                    partition_spec: Optional[Dict[str, str]] = None) -> List["PartitionInfo"]:

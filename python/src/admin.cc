@@ -169,12 +169,14 @@ struct PyAdmin {
     });
   }
 
-  nb::object BucketLeaders(std::string db, std::string table) {
+  nb::object BucketLeaders(std::string db, std::string table, std::optional<std::string> partition) {
     auto a = admin;
     TablePath path = MakePath(db, table);
-    return Awaitable([a, path](nb::object done) {
-      a->ListBucketLeadersAsync(path, MakeCallback<std::map<int32_t, int32_t>>(
-                                          std::move(done), [](std::map<int32_t, int32_t> m) { return nb::cast(m); }));
+    return Awaitable([a, path, partition](nb::object done) {
+      auto cb = MakeCallback<std::map<int32_t, int32_t>>(std::move(done),
+                                                         [](std::map<int32_t, int32_t> m) { return nb::cast(m); });
+      if (partition) a->ListPartitionBucketLeadersAsync(path, *partition, std::move(cb));
+      else a->ListBucketLeadersAsync(path, std::move(cb));
     });
   }
 };
@@ -205,7 +207,7 @@ void BindAdmin(nb::module_& m) {
       .def("create_partition", &PyAdmin::CreatePartition)
       .def("drop_partition", &PyAdmin::DropPartition)
       .def("list_partition_infos", &PyAdmin::ListPartitionInfos)
-      .def("bucket_leaders", &PyAdmin::BucketLeaders, "database"_a, "table"_a);
+      .def("bucket_leaders", &PyAdmin::BucketLeaders, "database"_a, "table"_a, "partition"_a = nb::none());
 }
 
 }  // namespace fluss::py

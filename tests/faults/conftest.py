@@ -25,7 +25,7 @@ import threading
 import _thread
 import time
 import uuid
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Sequence
 
 import pyarrow as pa
 import pytest
@@ -43,9 +43,9 @@ assert MODE in ("short", "long"), f"FLUSS_FAULTS_MODE must be short or long, got
 LONG = MODE == "long"
 #: A test still running after this many seconds is interrupted (tracebacks go to stderr).
 TEST_LIMIT_S = float(os.environ.get("FLUSS_FAULTS_TEST_LIMIT", "1800" if LONG else "300"))
-#: Kill scenarios are repeated this many times (tools/fault-soak sets it).
+#: Soak scenarios (pytest marker soak_scenario) are repeated this many times (tools/fault-soak sets it).
 SOAK_RUNS = int(os.environ.get("FLUSS_FAULTS_SOAK_RUNS", "1"))
-#: JSON lines of per-run numbers of the kill scenarios go here (tools/fault-soak reads them).
+#: JSON lines of per-run numbers of the soak scenarios go here (tools/fault-soak reads them).
 STATS_FILE = os.environ.get("FLUSS_FAULTS_STATS")
 
 
@@ -122,6 +122,16 @@ class Cluster:
 
     async def arestart(self, proc: str) -> None:
         await asyncio.to_thread(self.restart, proc)
+
+    def crash_soon(self, proc: str) -> "asyncio.Future":
+        """A task that kills ``proc`` (kill -9, returning once the coordinator declared it dead)
+        and restarts it, while the caller goes on writing or reading; await it afterwards."""
+
+        async def crash():
+            await self.akill(proc, wait=True)
+            await self.arestart(proc)
+
+        return asyncio.ensure_future(crash())
 
     # ---- the coordinator's view, from cs.log
 
@@ -248,7 +258,7 @@ def pytest_generate_tests(metafunc):
 
 
 def record_stats(scenario: str, **numbers) -> None:
-    """One JSON line per kill-scenario run, for tools/fault-soak."""
+    """One JSON line per soak-scenario run, for tools/fault-soak."""
     line = json.dumps({"scenario": scenario, **numbers})
     sys.stderr.write(f"\nstats: {line}\n")
     if STATS_FILE:
@@ -310,19 +320,36 @@ def unique_name(prefix: str) -> str:
     return f"{prefix}_{uuid.uuid4().hex[:8]}"
 
 
-async def new_table(conn, admin, prefix: str, buckets: int = 3, keyed: bool = False, bound: float = 90):
-    """A fresh log table fluss.<prefix>_<uuid> (replication factor 3); returns (path, table)
-    once every bucket has a leader that answers ListOffsets."""
-    desc = fluss.TableDescriptor(fluss.Schema(SCHEMA), bucket_count=buckets, bucket_keys=["k"] if keyed else None,
+async def new_table(conn, admin, prefix: str, buckets: int = 3, keyed: bool = False, bound: float = 90, *,
+                    schema: Optional[fluss.Schema] = None, bucket_keys: Optional[List[str]] = None,
+                    partition_keys: Optional[List[str]] = None, partitions: Sequence[str] = ()):
+    """A fresh table fluss.<prefix>_<uuid> (replication factor 3); returns (path, table) once
+    every bucket (of every partition) has a leader that answers ListOffsets.
+
+    By default a log table of SCHEMA (bucket key k when ``keyed``); ``schema`` (a fluss.Schema,
+    with primary keys for a primary-key table), ``bucket_keys``, ``partition_keys`` and the
+    ``partitions`` to create (values of the one partition key) make the other kinds."""
+    desc = fluss.TableDescriptor(schema or fluss.Schema(SCHEMA), bucket_count=buckets,
+                                 bucket_keys=bucket_keys or (["k"] if keyed else None), partition_keys=partition_keys,
                                  properties={"table.replication.factor": "3"})
+
+    async def ready(path):
+        if not partition_keys:
+            await asyncio.wait_for(admin.list_offsets(path, list(range(buckets)), fluss.OffsetType.LATEST), 30)
+        for value in partitions:
+            await asyncio.wait_for(
+                admin.list_partition_offsets(path, value, list(range(buckets)), fluss.OffsetType.LATEST), 30)
+
     for attempt in range(3):
         path = fluss.TablePath("fluss", unique_name(prefix))
         await asyncio.wait_for(admin.create_table(path, desc), bound)
         _CREATED.append(path)
+        for value in partitions:
+            await asyncio.wait_for(admin.create_partition(path, {partition_keys[0]: value}), bound)
         deadline = time.monotonic() + 30
         while True:
             try:
-                await asyncio.wait_for(admin.list_offsets(path, list(range(buckets)), fluss.OffsetType.LATEST), 30)
+                await ready(path)
                 return path, await asyncio.wait_for(conn.get_table(path), bound)
             except (fluss.FlussError, asyncio.TimeoutError) as e:
                 if time.monotonic() > deadline:
@@ -335,20 +362,31 @@ async def new_table(conn, admin, prefix: str, buckets: int = 3, keyed: bool = Fa
     raise AssertionError(f"3 new tables in a row got no bucket leaders within 30s")
 
 
-async def bucket_leaders(admin, path) -> Optional[Dict[int, int]]:
-    """{bucket: tablet server id}, fresh from the coordinator, when the client has it."""
+async def bucket_leaders(admin, path, partition: Optional[str] = None) -> Optional[Dict[int, int]]:
+    """{bucket: tablet server id} of the table (or of its partition ``partition``), fresh from
+    the coordinator, when the client has it."""
     if not hasattr(admin, "_bucket_leaders"):
         return None
-    return dict(await asyncio.wait_for(admin._bucket_leaders(path), 30))
+    return dict(await asyncio.wait_for(admin._bucket_leaders(path, partition), 30))
 
 
-async def leader_proc(admin, path, bucket: int = 0) -> str:
-    """The process id (ts-N) leading ``bucket``; ts-0 when the client cannot tell (3 buckets
-    on 3 servers: each server usually leads one bucket)."""
-    leaders = await bucket_leaders(admin, path)
+async def leader_proc(admin, path, bucket: int = 0, partition: Optional[str] = None) -> str:
+    """The process id (ts-N) leading ``bucket`` (of ``partition``); ts-0 when the client cannot
+    tell (3 buckets on 3 servers: each server usually leads one bucket)."""
+    leaders = await bucket_leaders(admin, path, partition)
     if leaders is None:
         return "ts-0"
     return f"ts-{leaders[bucket]}"
+
+
+async def victim_of(admin, path, bucket: int = 0, partition: Optional[str] = None):
+    """(ts-N, {buckets it leads}): the tablet server leading ``bucket`` (of ``partition``) and
+    every bucket of the table (or partition) it leads; (ts-0, {bucket}) when the client cannot
+    tell."""
+    leaders = await bucket_leaders(admin, path, partition)
+    if leaders is None:
+        return "ts-0", {bucket}
+    return f"ts-{leaders[bucket]}", {b for b, t in leaders.items() if t == leaders[bucket]}
 
 
 def ts_id(proc: str) -> int:
@@ -402,6 +440,81 @@ async def read_all_ids(table, buckets: int = 3, bound: float = 180) -> List[int]
     scanner.subscribe_buckets({b: fluss.EARLIEST_OFFSET for b in range(buckets)})
     t = await asyncio.wait_for(scanner.to_arrow_async(), bound)
     return t.column("id").to_pylist()
+
+
+async def read_changelog(scanner, last: Dict[tuple, int], bound: float = 180):
+    """Polls the record scanner ``scanner`` (subscribed by the caller) until, for every
+    ``(partition_id, bucket_id)`` in ``last`` (partition_id None for a non-partitioned table),
+    the record at offset ``last[...]`` arrived (-1: the bucket is empty). Returns
+    (records, [problems]): a problem is a record at or below an offset already seen in its bucket
+    (a repeat) or beyond ``last``. The caller makes the record at ``last`` exist: a batch with no
+    records (a primary-key table's answer to deletes of absent keys) takes an offset that no
+    record shows."""
+    records = []
+    problems: List[str] = []
+    top: Dict[tuple, int] = {}
+    deadline = time.monotonic() + bound
+    while any(top.get(key, -1) < off for key, off in last.items()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"read_changelog: at {top}, want {last} after {bound}s")
+        for r in await asyncio.wait_for(scanner.poll_async(1000), 60):
+            key = (r.bucket.partition_id, r.bucket.bucket_id)
+            if r.offset <= top.get(key, -1) or r.offset > last.get(key, -1):
+                problems.append(f"{key}: record at offset {r.offset} after offset {top.get(key, -1)} "
+                                f"(last {last.get(key)})")
+            top[key] = max(top.get(key, -1), r.offset)
+            records.append(r)
+    return records, problems
+
+
+class BackgroundPoll:
+    """A record scanner (subscribed by the caller) polled by a task from construction on:
+    ``records`` in arrival order, ``arrivals[(partition_id, bucket_id)]`` = [(monotonic time,
+    row id)] (partition_id None for a non-partitioned table). ``await finish(want)`` once the
+    writes are done: polls on until ``want`` records came, or 90 s more (the assertions then
+    say what is missing)."""
+
+    def __init__(self, scanner):
+        self.scanner = scanner
+        self.records: list = []
+        self.arrivals: Dict[tuple, List[tuple]] = {}
+        self._stop = 0.0
+        self._want = 0
+        self._task = asyncio.ensure_future(self._run())
+
+    async def _run(self):
+        while not self._stop or (len(self.records) < self._want and time.monotonic() < self._stop + 90):
+            got = await asyncio.wait_for(self.scanner.poll_async(500), 60)
+            now = time.monotonic()
+            for r in got:
+                self.arrivals.setdefault((r.bucket.partition_id, r.bucket.bucket_id), []).append((now, r.row["id"]))
+            self.records.extend(got)
+
+    async def finish(self, want: int, bound: float = 240) -> None:
+        self._want = want
+        self._stop = time.monotonic()
+        try:
+            await asyncio.wait_for(self._task, bound)
+        finally:
+            self._task.cancel()
+
+    def offset_gaps(self) -> Dict[tuple, int]:
+        """{(partition_id, bucket_id): records} of the buckets whose offsets are not 0, 1, ..."""
+        offsets: Dict[tuple, List[int]] = {}
+        for r in self.records:
+            offsets.setdefault((r.bucket.partition_id, r.bucket.bucket_id), []).append(r.offset)
+        return {key: len(o) for key, o in offsets.items() if o != list(range(len(o)))}
+
+    def repeats(self) -> int:
+        """Records polled more than once (same bucket and offset)."""
+        seen = [(r.bucket.partition_id, r.bucket.bucket_id, r.offset) for r in self.records]
+        return len(seen) - len(set(seen))
+
+    def recovery(self, buckets, first_id: int, since: float) -> List[float]:
+        """Seconds from ``since`` to the first record with id >= ``first_id`` of each of
+        ``buckets`` ((partition_id, bucket_id) keys) that has one: recovery as the poller saw it."""
+        return [min(t for t, i in self.arrivals[key] if i >= first_id) - since
+                for key in buckets if any(i >= first_id for _, i in self.arrivals.get(key, []))]
 
 
 def dup_count(ids: List[int]) -> int:

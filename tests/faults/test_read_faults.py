@@ -10,7 +10,7 @@ import pytest
 
 import fluss
 from conftest import (
-    bucket_leaders,
+    BackgroundPoll,
     close_quietly,
     connect,
     dup_count,
@@ -21,7 +21,7 @@ from conftest import (
     record_stats,
     retry,
     rows_batch,
-    ts_id,
+    victim_of,
 )
 
 
@@ -35,7 +35,7 @@ async def _write(table, start: int, n: int, chunk: int = 5000, bound: float = 18
 # ------------------------------------------------------------------------------- contract 2
 
 
-@pytest.mark.kill_scenario
+@pytest.mark.soak_scenario
 async def test_bounded_read_after_failover_sees_every_bucket(cluster, soak_run):
     """30,000 rows over 3 buckets (acks all); a table handle whose metadata still names the old
     leader; kill -9 of that leader, failover, restart (it rejoins as a follower); at once, a
@@ -147,7 +147,7 @@ async def test_poll_returns_by_its_own_timeout_when_a_leader_freezes(cluster):
 # ------------------------------------------------------------------------------- poll across a leader kill
 
 
-@pytest.mark.kill_scenario
+@pytest.mark.soak_scenario
 async def test_record_scanner_polls_across_a_leader_kill(cluster, soak_run):
     """A record scanner polling continuously while a bucket leader is killed and restarted
     (writes go on meanwhile) sees every record once: offsets of each bucket contiguous from 0,
@@ -159,25 +159,10 @@ async def test_record_scanner_polls_across_a_leader_kill(cluster, soak_run):
         path, table = await new_table(conn, admin, "f_kill_poll")
         scanner = await table.new_scan().create_log_scanner()
         scanner.subscribe_buckets({b: fluss.EARLIEST_OFFSET for b in range(3)})
-        victim = await leader_proc(admin, path, 0)
-        leaders = await bucket_leaders(admin, path)
-        victim_buckets = [b for b, t in (leaders or {}).items() if t == ts_id(victim)]
+        victim, victim_buckets = await victim_of(admin, path)
         writer = await table.new_append_writer()
-        records = []
-        arrivals = {}  # bucket -> [(monotonic time, id)]
         kill_id = None
-        stop = 0.0
-
-        async def poll_loop():
-            # after the writes: until every id came, or 90 s (then the assertions say what is missing)
-            while not stop or (len(records) < n and time.monotonic() < stop + 90):
-                got = await asyncio.wait_for(scanner.poll_async(500), 60)
-                now = time.monotonic()
-                for r in got:
-                    arrivals.setdefault(r.bucket.bucket_id, []).append((now, r.row["id"]))
-                records.extend(got)
-
-        poller = asyncio.ensure_future(poll_loop())
+        poller = BackgroundPoll(scanner)
         chunk = 200
         kill_at = n // 3
         t_kill = None
@@ -187,34 +172,19 @@ async def test_record_scanner_polls_across_a_leader_kill(cluster, soak_run):
             if s >= kill_at and fault is None:
                 t_kill = time.monotonic()
                 kill_id = s
-
-                async def crash():
-                    await cluster.akill(victim, wait=True)
-                    await cluster.arestart(victim)
-
-                fault = asyncio.ensure_future(crash())
+                fault = cluster.crash_soon(victim)
             writer.write_arrow_batch(rows_batch(s, min(chunk, n - s)))
             await asyncio.sleep(pace)
         await asyncio.wait_for(writer.flush(), 300)
         await asyncio.wait_for(fault, 300)
-        stop = time.monotonic()
-        try:
-            await asyncio.wait_for(poller, 240)
-        finally:
-            poller.cancel()
-        seen = [(r.bucket.bucket_id, r.offset) for r in records]
-        ids = [r.row["id"] for r in records]
-        per_bucket = {}
-        for b, off in seen:
-            per_bucket.setdefault(b, []).append(off)
-        gaps = {b: offs for b, offs in per_bucket.items() if offs != list(range(len(offs)))}
-        # recovery as the poller saw it: the first record of the victim's bucket written after the kill
-        recover = [min(t for t, i in arrivals[b] if i >= kill_id) - t_kill
-                   for b in victim_buckets if any(i >= kill_id for _, i in arrivals.get(b, []))]
-        record_stats("kill_poll", rows=n, lost=n - len(set(ids) & set(range(n))), duplicated=len(seen) - len(set(seen)),
+        await poller.finish(n)
+        ids = [r.row["id"] for r in poller.records]
+        gaps = poller.offset_gaps()
+        recover = poller.recovery([(None, b) for b in victim_buckets], kill_id, t_kill)
+        record_stats("kill_poll", rows=n, lost=n - len(set(ids) & set(range(n))), duplicated=poller.repeats(),
                      failed_but_present=0, recover_s=round(max(recover), 2) if recover else float("nan"), victim=victim)
-        assert len(seen) == len(set(seen)), f"{len(seen) - len(set(seen))} records repeated"
-        assert not gaps, {b: f"{len(o)} records, not offsets 0..{len(o) - 1}" for b, o in gaps.items()}
+        assert poller.repeats() == 0, f"{poller.repeats()} records repeated"
+        assert not gaps, {key: f"{c} records, not offsets 0..{c - 1}" for key, c in gaps.items()}
         assert sorted(ids) == list(range(n)), f"{len(ids)} records, {len(set(ids))} distinct (want {n})"
     finally:
         close_quietly(conn)

@@ -6,26 +6,26 @@ import asyncio
 import re
 import time
 
+import pyarrow as pa
 import pytest
 
 import fluss
 from conftest import (
-    LONG,
     NUM_TS,
     Ticker,
-    bucket_leaders,
     close_quietly,
     connect,
     dup_count,
+    latest_offsets,
     leader_proc,
     new_table,
     pick,
     read_all_ids,
     read_buckets,
+    read_changelog,
     record_stats,
     row,
     rows_batch,
-    ts_id,
 )
 
 ALL_TS = [f"ts-{i}" for i in range(NUM_TS)]
@@ -175,7 +175,7 @@ async def test_full_buffer_append_raises_at_once_and_wait_for_capacity_waits(clu
 # ------------------------------------------------------------------------------- kill during appends
 
 
-@pytest.mark.kill_scenario
+@pytest.mark.soak_scenario
 @pytest.mark.parametrize("handles", [True, False], ids=["handles", "fire_and_forget"])
 async def test_leader_kill_during_idempotent_appends(cluster, handles, soak_run):
     """kill -9 of a bucket leader during idempotent appends (short 60,000 rows, long 300,000),
@@ -203,12 +203,7 @@ async def test_leader_kill_during_idempotent_appends(cluster, handles, soak_run)
         for i in range(n):
             if i == kill_at:
                 t_kill = time.monotonic()
-
-                async def crash():
-                    await cluster.akill(victim, wait=True)
-                    await cluster.arestart(victim)
-
-                fault = asyncio.ensure_future(crash())
+                fault = cluster.crash_soon(victim)
             h = writer.append(row(i))
             if handles:
                 hs.append(h)
@@ -255,7 +250,7 @@ async def test_leader_kill_during_idempotent_appends(cluster, handles, soak_run)
         lost = [i for i in must if i not in present]
         dups = dup_count(ids)
         unordered = [b for b, xs in by_bucket.items() if any(x >= y for x, y in zip(xs, xs[1:]))]
-        record_stats("kill_append_" + ("handles" if handles else "fire_and_forget"), rows=n, lost=len(lost),
+        record_stats("kill_append_" + ("handles" if handles else "fire_and_forget"), rows=n, acked=len(must), lost=len(lost),
                      duplicated=dups, failed_but_present=len(failed_ids & present), failed=len(failed_ids),
                      flush_errors=len(flush_errors), recover_s=round(recover_s, 2), victim=victim)
         assert not problems, problems[:5]
@@ -322,5 +317,78 @@ async def test_frozen_leader_every_call_returns_or_fails_retriably(cluster):
         if outcomes[2][0] == "ok":  # to_arrow on the new leader: everything written before the freeze
             got = outcomes[2][1].column("id").to_pylist()
             assert dup_count(got) == 0 and set(range(3000)) <= set(got)
+    finally:
+        close_quietly(conn)
+
+
+# ------------------------------------------------------------------------------- a writer id replaced while a write is in doubt
+
+
+@pytest.mark.parametrize("kind", ["log", "kv"])
+async def test_write_in_doubt_is_not_stored_twice_after_a_writer_id_reset(cluster, kind):
+    """Regression (client defect, fixed): a bucket leader frozen for 3.3 s, well inside the
+    ZooKeeper session (6 s, pinged every 2 s: it stays leader), longer than
+    client.writer.delivery-timeout (2.9 s; request-timeout 1 s) while one row is written every
+    20 ms. The first batches sent to the frozen leader wait in its socket; the oldest expires
+    after its third attempt (3 s), which makes the writer take a new writer id; batches sent
+    before under the old id and not answered were then sent again under the new id, and the
+    thawed leader stored both copies (15 acknowledged rows twice in the first trial). Now such a
+    batch fails with UNKNOWN_WRITER_ID_EXCEPTION (33; the server may have stored it, once) and
+    no row is stored twice: every acknowledged row exactly once, a failed one at most once (a
+    primary-key table: one +I per key in the changelog, never a -U/+U of equal rows)."""
+    conn = await connect(cluster, {"client.request-timeout": "1s", "client.writer.delivery-timeout": "2900ms"})
+    try:
+        admin = await conn.get_admin()
+        if kind == "log":
+            path, table = await new_table(conn, admin, "f_reset_log", buckets=1)
+            writer = await table.new_append_writer()
+            write = writer.append
+        else:
+            schema = fluss.Schema(pa.schema([pa.field("id", pa.int64(), nullable=False), ("k", pa.int32()),
+                                             ("pad", pa.string())]), primary_keys=["id"])
+            path, table = await new_table(conn, admin, "f_reset_kv", buckets=1, schema=schema)
+            writer = table.new_upsert()
+            write = writer.upsert
+        await asyncio.wait_for(write(row(0)).wait(), 60)  # writer id, leader known
+        victim = await leader_proc(admin, path, 0)
+        handles = {}
+
+        async def produce():
+            for i in range(1, 300):
+                handles[i] = write(row(i))
+                await asyncio.sleep(0.02)
+
+        producer = asyncio.ensure_future(produce())
+        await asyncio.sleep(0.1)
+        await cluster.afreeze(victim)
+        await asyncio.sleep(3.3)
+        await cluster.athaw(victim)
+        await asyncio.wait_for(producer, 60)
+        results = await asyncio.wait_for(asyncio.gather(*(h.wait() for h in handles.values()), return_exceptions=True),
+                                         120)
+        failed = {i for i, r in zip(handles, results) if isinstance(r, BaseException)}
+        in_doubt = [r for r in results if isinstance(r, fluss.FlussError) and r.error_code == 33]
+        await asyncio.to_thread(cluster.restore)
+        if kind == "log":
+            ids = await read_all_ids(table, buckets=1)
+            changes = []
+        else:
+            end = (await latest_offsets(admin, path, buckets=1))[0]
+            scanner = await table.new_scan().create_log_scanner()
+            scanner.subscribe(0, fluss.EARLIEST_OFFSET)
+            records, problems = await read_changelog(scanner, {(None, 0): end - 1})
+            assert not problems, problems[:5]
+            ids = [r.row["id"] for r in records if r.change_type.short_string() == "+I"]
+            changes = [(r.change_type.short_string(), r.row["id"]) for r in records
+                       if r.change_type.short_string() != "+I"]
+        leader_after = await leader_proc(admin, path, 0)
+        print(f"{kind}: {len(failed)} writes failed, {len(in_doubt)} of them in doubt after the writer id reset; "
+              f"leader {victim} -> {leader_after}")
+        twice = sorted(i for i in set(ids) if ids.count(i) > 1)
+        assert not twice, (f"{len(twice)} rows stored twice ({len([i for i in twice if i not in failed])} "
+                           f"acknowledged): {twice[:10]}")
+        assert not changes, f"a key written once has updates in the changelog: {changes[:6]}"
+        missing = sorted(set(range(300)) - failed - set(ids))
+        assert not missing, f"{len(missing)} acknowledged rows missing: {missing[:10]}"
     finally:
         close_quietly(conn)

@@ -236,6 +236,17 @@ void Admin::ListBucketLeadersAsync(const TablePath& path, Callback<std::map<int3
       std::move(done));
 }
 
+void Admin::ListPartitionBucketLeadersAsync(const TablePath& path, const std::string& partition_name,
+                                            Callback<std::map<int32_t, int32_t>> done) {
+  impl_->cluster()->Spawn<std::map<int32_t, int32_t>>(
+      [](std::shared_ptr<Cluster> c, TablePath p, std::string name) -> asio::awaitable<Result<std::map<int32_t, int32_t>>> {
+        auto leaders = co_await c->PartitionLeaders(p, name);
+        if (!leaders.ok()) co_return leaders.status();
+        co_return std::move(leaders->second);
+      }(impl_->cluster(), path, partition_name),
+      std::move(done));
+}
+
 void Admin::ListPartitionOffsetsAsync(const TablePath& path, const std::string& partition_name,
                                       std::vector<int32_t> bucket_ids, OffsetType type,
                                       std::optional<int64_t> timestamp_ms, Callback<std::map<int32_t, int64_t>> done) {

@@ -39,11 +39,20 @@ class IdempotenceManager {
   int MaxInFlight(const metadata::TableBucket& b) { return enabled_ && !buckets_[b].retrying ? 5 : 1; }
 
   /// Gives `batch` the current writer id and the bucket's next sequence, unless it already
-  /// carries them (a retry keeps its sequence); rewrites its header when it changes.
+  /// carries them (a retry keeps its sequence); rewrites its header when it changes. A batch
+  /// that InDoubtUnderOldWriterId must not be stamped again.
   void Stamp(WriteBatch& batch);
   /// True when `batch` carries a sequence of the current writer id.
   bool IsCurrent(const WriteBatch& batch) const {
     return enabled_ && writer_id_ >= 0 && batch.writer_id == writer_id_;
+  }
+  /// True when `batch` was sent under a writer id that has been replaced since and one of its
+  /// sends may have been stored (`maybe_stored`): the server may hold it under the old id, so
+  /// sending it under the new id (a new sequence the server cannot match to the old one) could
+  /// store it twice. Such a batch fails instead of being retried, as in the Java client
+  /// (Sender: "the writer id has changed ... This batch will be dropped").
+  bool InDoubtUnderOldWriterId(const WriteBatch& batch) const {
+    return enabled_ && batch.writer_id >= 0 && batch.writer_id != writer_id_ && batch.maybe_stored;
   }
 
   /// What OUT_OF_ORDER_SEQUENCE (31) means for `batch` (section 9.4 and the HEAD improvement).

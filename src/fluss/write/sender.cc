@@ -412,14 +412,29 @@ void Sender::StartInitWriter() {
 
 void Sender::Send(const RequestKey& key, std::vector<BatchPtr> batches) {
   // Encode (and compress) on the I/O thread and give each new batch its writer id and
-  // sequence, in queue order (a retried batch keeps its own unless the writer id changed).
+  // sequence, in queue order. A retried batch keeps its own; one sent under a writer id that
+  // was replaced since gets new ones only when none of its sends may have been stored, and
+  // fails otherwise (InDoubtUnderOldWriterId).
   std::map<TableBucket, std::vector<BatchPtr>> per_bucket;
+  bool dropped = false;  // a batch failed here: the next of its bucket waits for a drain
   for (auto& b : batches) {
     Status st = b->Encode();
     if (!st.ok()) {
       --idempotence_.bucket(b->bucket()).in_flight;
       Status failed = st.WithContext("table " + b->table()->path.ToString());
       Complete(std::move(b), failed);
+      dropped = true;
+      continue;
+    }
+    if (idempotence_.InDoubtUnderOldWriterId(*b)) {
+      auto& bs = idempotence_.bucket(b->bucket());
+      --bs.in_flight;
+      // It was the bucket's batch being retried: the bucket sends freely again (the batches
+      // behind it get new sequences of the new writer id, in order).
+      if (bs.in_flight == 0) bs.retrying = false;
+      Status failed = InDoubtAfterWriterReset(*b);
+      Complete(std::move(b), failed);
+      dropped = true;
       continue;
     }
     idempotence_.Stamp(*b);
@@ -448,6 +463,7 @@ void Sender::Send(const RequestKey& key, std::vector<BatchPtr> batches) {
     if (!current.empty()) SendRequest(key, std::move(current));
     if (!any) break;
   }
+  if (dropped) PostDrain();
 }
 
 void Sender::SendRequest(const RequestKey& key, std::vector<BatchPtr> group) {
@@ -539,7 +555,12 @@ void Sender::Requeue(BatchPtr b) {
 }
 
 void Sender::RetryOrFail(BatchPtr b, const Status& st, bool* need_backoff) {
-  if (st.code() != StatusCode::kServer) b->maybe_stored = true;  // no answer: the server may have it
+  // No answer: the server may have it. REQUEST_TIME_OUT and NOT_ENOUGH_REPLICAS_AFTER_APPEND
+  // answer a batch the leader appended while waiting for its replicas: it may still commit.
+  if (st.code() != StatusCode::kServer || st.error_code() == protocol::REQUEST_TIME_OUT ||
+      st.error_code() == protocol::NOT_ENOUGH_REPLICAS_AFTER_APPEND_EXCEPTION)
+    b->maybe_stored = true;
+  b->last_error = st;
   const bool expired = Clock::now() - b->created() >= std::chrono::milliseconds(options_.writer_delivery_timeout_ms);
   // TABLE_NOT_EXIST from a tablet server is checked with the coordinator (the metadata refresh
   // that the invalidation below triggers): a server may not know a just-created table yet.
@@ -576,6 +597,16 @@ Status Sender::DeliveryTimeout(const WriteBatch& b, const Status& last) const {
   if (b.sent) msg += "; the batch was sent, so the server may have stored it";
   if (!last.ok()) msg += "; last error: " + last.ToString();
   return Status::Timeout(std::move(msg));
+}
+
+Status Sender::InDoubtAfterWriterReset(const WriteBatch& b) const {
+  std::string msg = Where(b) + ": " + std::to_string(b.rows) +
+                    " row(s) not sent again: a send of the batch got no answer, so the server may have stored it "
+                    "under writer id " + std::to_string(b.writer_id) +
+                    ", which the connection has replaced since (another write failed); sending it under the new "
+                    "writer id could store it twice";
+  if (!b.last_error.ok()) msg += "; last error: " + b.last_error.ToString();
+  return Status::Server(protocol::UNKNOWN_WRITER_ID_EXCEPTION, std::move(msg));
 }
 
 void Sender::ExpireQueued() {

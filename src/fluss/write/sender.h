@@ -106,6 +106,9 @@ class Sender : public std::enable_shared_from_this<Sender> {
   void ScheduleExpiryCheck();
   /// The kTimeout a batch gets when its delivery timeout passes; `last` is its last error.
   Status DeliveryTimeout(const WriteBatch& b, const Status& last) const;
+  /// The UNKNOWN_WRITER_ID_EXCEPTION a batch gets instead of a retry that could store it twice
+  /// (IdempotenceManager::InDoubtUnderOldWriterId).
+  Status InDoubtAfterWriterReset(const WriteBatch& b) const;
   /// Drains again after a short backoff.
   void DrainLater();
   bool AnyQueued() const;

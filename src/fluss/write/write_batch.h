@@ -103,7 +103,9 @@ class WriteBatch {
   // ---- send state (I/O thread) ----
   int32_t attempts = 0;
   bool sent = false;        ///< sent at least once: on failure, the server may have stored it
-  bool maybe_stored = false;  ///< a send ended without an answer (timeout, connection loss)
+  bool maybe_stored = false;  ///< a send ended without an answer, or the leader stored it and
+                              ///< only the wait for the replicas failed
+  Status last_error;          ///< why the last send failed (for the final error)
   int64_t writer_id = -1;   ///< idempotence: the writer id and sequence the bytes carry
   int32_t sequence = -1;
 
