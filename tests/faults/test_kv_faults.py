@@ -128,6 +128,28 @@ def check_changelog(ops: List[Tuple[int, Optional[int]]], failed: Set[int],
     return final, applied_failed, lost, duplicated, problems
 
 
+def test_changelog_replay_finds_missing_repeated_and_reordered_writes():
+    """check_changelog on hand-made changelogs (no fault needed): the replay of the upsert
+    scenario accepts exactly the changelogs the writes give and names each kind of defect."""
+    ops = [(1, 0), (1, 1), (1, None), (2, None), (2, 4)]  # k1: upsert 0, upsert 1, delete; k2: delete, upsert 4
+    good = {1: [("+I", 0), ("-U", 0), ("+U", 1), ("-D", 1)], 2: [("+I", 4)]}
+    assert check_changelog(ops, set(), good) == ({1: None, 2: 4}, 0, 0, 0, [])
+
+    def verdict(events, failed=()):
+        _, applied_failed, lost, duplicated, problems = check_changelog(ops, set(failed), {**good, **events})
+        return applied_failed, lost, duplicated, len(problems)
+
+    assert verdict({1: [("+I", 0), ("-D", 0)]}) == (0, 1, 0, 1)  # upsert 1 missing
+    assert verdict({1: [("+I", 0), ("-D", 0)]}, failed=[1]) == (0, 0, 0, 0)  # ... it had failed
+    assert verdict({1: good[1]}, failed=[1]) == (1, 0, 0, 0)  # a failed write the server stored
+    assert verdict({1: [("+I", 0), ("-U", 0), ("+U", 1), ("-U", 1), ("+U", 1), ("-D", 1)]}) == (0, 0, 1, 1)  # twice
+    assert verdict({1: [("+I", 0), ("-U", 0), ("+U", 1), ("-U", 1), ("+U", 0), ("-D", 0)]}) == (0, 0, 1, 1)  # reordered
+    assert verdict({1: [("+I", 0), ("-U", 0), ("+U", 1)]}) == (0, 0, 0, 1)  # the delete missing
+    assert verdict({1: [("+I", 0), ("-U", 7), ("+U", 1), ("-D", 1)]}) == (0, 0, 0, 1)  # wrong row before
+    assert verdict({2: [("+I", 4), ("-D", 4)]}) == (0, 0, 0, 1)  # a record no write explains
+    assert verdict({2: [("-D", 4), ("+I", 4)]}) == (0, 0, 0, 1)  # the delete of no row shows a record
+
+
 async def lookup_all(lookuper, keys, bound: float = 180) -> Dict[tuple, Optional[dict]]:
     """{key tuple: lookup result} for the (k, sub) ``keys``, 500 lookups in flight at a time."""
     out = {}
