@@ -17,6 +17,7 @@
 #include <arrow/api.h>
 #include <arrow/io/memory.h>
 #include <arrow/ipc/message.h>
+#include <arrow/json/from_string.h>
 #include <arrow/util/compression.h>
 #include <arrow/util/decimal.h>
 
@@ -701,6 +702,41 @@ TEST(CapturedJavaBatch, FetchCutInsideTheSecondBatch) {
   EXPECT_TRUE(st.ok());
   ASSERT_EQ(batches.size(), 1u);
   EXPECT_EQ(batches[0].header.base_offset, 0);
+}
+
+// (found by the Python property tests) The changelog of a kv format INDEXED table carries CHAR(n)
+// values with their 0x00 padding at every nesting level: the reader strips it inside ARRAY, MAP
+// and ROW values as at the top, keeping nulls and the positions enclosing offsets refer to.
+TEST(ArrowLog, CharPaddingIsStrippedAtEveryLevel) {
+  auto char2 = arrow::key_value_metadata({"fluss.char_length"}, {"2"});
+  auto item = arrow::field("item", arrow::utf8(), true, char2);
+  auto row_type = arrow::struct_({arrow::field("c", arrow::utf8(), true, char2), arrow::field("n", arrow::int32())});
+  auto map_type = std::make_shared<arrow::MapType>(arrow::field("key", arrow::utf8(), false, char2),
+                                                   arrow::field("value", arrow::utf8(), true, char2));
+  auto schema = arrow::schema({arrow::field("top", arrow::utf8(), true, char2), arrow::field("tags", arrow::list(item)),
+                               arrow::field("r", row_type), arrow::field("m", map_type)});
+  auto json = [](const std::shared_ptr<arrow::DataType>& t, const char* text) {
+    return arrow::json::ArrayFromJSONString(t, text).ValueOrDie();
+  };
+  std::vector<std::shared_ptr<arrow::Array>> padded = {
+      json(arrow::utf8(), R"(["a\u0000", null, "\u0000\u0000"])"),
+      json(arrow::list(item), R"([["\u0000\u0000", null, "ab"], null, ["b\u0000"]])"),
+      json(row_type, R"([{"c": "x\u0000", "n": 1}, null, {"c": null, "n": 2}])"),
+      json(map_type, R"([[["k\u0000", "\u0000\u0000"]], null, [["cd", null]]])")};
+  // Sliced, so that the children sit at offsets of their own.
+  for (auto& a : padded) a = a->Slice(0);
+  auto buf = Encode(*arrow::RecordBatch::Make(schema, 3, padded), "NONE");
+  ASSERT_NE(buf, nullptr);
+  auto rb = DecodeArrowLogBatch(buf, MustParse(buf), schema);
+  ASSERT_TRUE(rb.ok()) << rb.status().ToString();
+  const std::vector<std::shared_ptr<arrow::Array>> want = {
+      json(arrow::utf8(), R"(["a", null, ""])"), json(arrow::list(item), R"([["", null, "ab"], null, ["b"]])"),
+      json(row_type, R"([{"c": "x", "n": 1}, null, {"c": null, "n": 2}])"),
+      json(map_type, R"([[["k", ""]], null, [["cd", null]]])")};
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_TRUE((*rb)->column(i)->ValidateFull().ok()) << i;
+    EXPECT_TRUE((*rb)->column(i)->Equals(*want[static_cast<size_t>(i)])) << (*rb)->column(i)->ToString();
+  }
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "fluss/row/arrow_input.h"
 #include "fluss/row/compacted_row.h"
 #include "fluss/row/data_type.h"
+#include "fluss/row/datum.h"
 #include "fluss/row/indexed_row.h"
 #include "fluss/row/value_arena.h"
 #include "fluss/write/row_batch_builder.h"
@@ -543,6 +544,43 @@ TEST(ArrowInput, CharLengthAndTimeFractionsAreCheckedAtEveryLevel) {
   const std::vector<Value> row2 = {Value::Null(), Value::Int(1000101)};
   EXPECT_EQ(validator.Check(row2.data(), 2).message(),
             "column 'ts' (TIMESTAMP(4)): value 1000101 has more than 4 fractional digits of the second");
+}
+
+// (found by the Python property tests) Arrow input outside the Fluss type is refused in every log
+// format: a TIME outside the day, a TIMESTAMP beyond the millisecond range, a CHAR value ending in
+// U+0000 (Fluss strips it when reading), also inside nested values; the row path refuses the
+// same CHAR values.
+TEST(ArrowInput, ValuesOutsideTheFlussTypeAreRefused) {
+  auto json = [](const std::shared_ptr<arrow::DataType>& t, const char* text) {
+    return arrow::json::ArrayFromJSONString(t, text).ValueOrDie();
+  };
+  auto t = arrow::field("t", arrow::time32(arrow::TimeUnit::SECOND));
+  EXPECT_TRUE(ConformArrowColumn(*t, json(t->type(), "[0, 86399, null]")).ok());
+  EXPECT_EQ(ConformArrowColumn(*t, json(t->type(), "[0, 86400]")).status().message(),
+            "column 't': (TIME(0)) value 86400 is out of range [0, 86399] (row 1)");
+  EXPECT_EQ(ConformArrowColumn(*t, json(t->type(), "[-1]")).status().message(),
+            "column 't': (TIME(0)) value -1 is out of range [0, 86399] (row 0)");
+  auto ts = arrow::field("ts", arrow::timestamp(arrow::TimeUnit::SECOND));
+  EXPECT_TRUE(ConformArrowColumn(*ts, json(ts->type(), "[-1099511627776, 253402300799]")).ok());
+  EXPECT_EQ(ConformArrowColumn(*ts, json(ts->type(), "[4611686018427387904]")).status().message(),
+            "column 'ts': (TIMESTAMP(0)) value 4611686018427387904 is out of the millisecond range (row 0)");
+  auto char3 = arrow::key_value_metadata({"fluss.char_length"}, {"3"});
+  auto ch = arrow::field("ch", arrow::utf8(), true, char3);
+  EXPECT_TRUE(ConformArrowColumn(*ch, json(arrow::utf8(), R"(["a\u0000b", ""])")).ok());
+  EXPECT_EQ(ConformArrowColumn(*ch, json(arrow::utf8(), R"(["ab", "a\u0000"])")).status().message(),
+            "column 'ch': (CHAR(3)) " + std::string(kCharEndsInNul) + " (row 1)");
+  auto tags = arrow::field("tags", arrow::list(arrow::field("item", arrow::utf8(), true, char3)));
+  EXPECT_EQ(ConformArrowColumn(*tags, json(arrow::list(arrow::utf8()), R"([["x", "\u0000"]])")).status().message(),
+            "column 'tags[]': (CHAR(3)) " + std::string(kCharEndsInNul) + " (row 1)");
+
+  write::RowValidator validator(arrow::schema({ch, tags}));
+  const std::string nul("\0", 1), b_nul("b\0", 2);  // (Values are views: these outlive them)
+  const std::vector<Value> inner = {Value::Bytes("ok"), Value::Bytes(b_nul)};
+  const std::vector<Value> top = {Value::Bytes(nul), Value::Null()};
+  const std::vector<Value> nested = {Value::Bytes("a"), Arr(inner)};
+  EXPECT_EQ(validator.Check(top.data(), top.size()).message(), "column 'ch' (CHAR(3)): " + std::string(kCharEndsInNul));
+  EXPECT_EQ(validator.Check(nested.data(), nested.size()).message(),
+            "column 'tags[1]' (CHAR(3)): " + std::string(kCharEndsInNul));
 }
 
 }  // namespace

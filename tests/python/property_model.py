@@ -66,9 +66,12 @@ PROFILE = os.environ.get("FLUSS_HYPOTHESIS_PROFILE", "ci")
 settings.load_profile(PROFILE)
 
 
-def examples(ci: int) -> int:
-    """Examples for one property: ``ci`` in the ci profile, 20 times that in the long one."""
-    return ci * 20 if PROFILE == "long" else ci
+def examples(ci: int, long: Optional[int] = None) -> int:
+    """Examples for one property (or tables for a test): ``ci`` in the ci profile, ``long`` (by
+    default 20 times ``ci``) in the long one."""
+    if PROFILE != "long":
+        return ci
+    return ci * 20 if long is None else long
 
 
 # ---- types
@@ -762,6 +765,7 @@ def run_property(strategy: st.SearchStrategy, check, max_examples: int) -> None:
     @settings(max_examples=max_examples)
     @given(strategy)
     def prop(x):
+        _arm_watchdog()  # per example: a hang fails within minutes, however long the run
         check(x)
 
     prop()
@@ -769,17 +773,26 @@ def run_property(strategy: st.SearchStrategy, check, max_examples: int) -> None:
 
 async def bounded(awaitable, seconds: float = 60.0, what: str = "call"):
     """``await awaitable``, failing the test (not blocking CI) when it takes over ``seconds``."""
+    _arm_watchdog()
     try:
         return await asyncio.wait_for(awaitable, seconds)
     except asyncio.TimeoutError:
         raise AssertionError(f"{what} did not complete within {seconds} s (hang)") from None
 
 
+HANG_SECONDS = 180
+
+
+def _arm_watchdog() -> None:
+    faulthandler.dump_traceback_later(HANG_SECONDS, exit=True)
+
+
 @pytest.fixture(autouse=True)
 def watchdog():
-    """A synchronous call that hangs (no await for wait_for to cancel) ends the run after
-    10 minutes with every thread's traceback, rather than blocking CI until its own timeout."""
-    faulthandler.dump_traceback_later(600, exit=True)
+    """A synchronous call that hangs (no await for wait_for to cancel) ends the run with every
+    thread's traceback after HANG_SECONDS without a new example (re-armed by run_property per
+    example), rather than blocking CI until its own timeout."""
+    _arm_watchdog()
     yield
     faulthandler.cancel_dump_traceback_later()
 

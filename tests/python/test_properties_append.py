@@ -93,7 +93,7 @@ async def test_append_every_type(conn, admin, database, log_format):
 
 
 async def test_append_random_schemas(conn, admin, database):
-    for k, columns in enumerate(draw_many(column_list(), examples(3))):
+    for k, columns in enumerate(draw_many(column_list(), examples(3, 15))):
         await _append_property(conn, admin, database, f"random_{k}", columns, ["ARROW", "INDEXED"][k % 2],
                                examples(60))
 

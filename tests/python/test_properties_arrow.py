@@ -236,7 +236,7 @@ async def test_write_arrow_batch_every_type(conn, admin, database, log_format):
 
 
 async def test_write_arrow_batch_random_schemas(conn, admin, database):
-    for k, columns in enumerate(draw_many(column_list(), examples(2))):
+    for k, columns in enumerate(draw_many(column_list(), examples(2, 10))):
         await _arrow_property(conn, admin, database, f"arrow_random_{k}", columns, ["ARROW", "INDEXED"][k % 2],
                               examples(50))
 

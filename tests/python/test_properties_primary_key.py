@@ -135,7 +135,7 @@ async def test_upsert_delete_lookup_every_type(conn, admin, database, kv_format)
 
 
 async def test_upsert_delete_lookup_random_schemas(conn, admin, database):
-    tables = draw_many(st.tuples(st.integers(1, 2).flatmap(key_columns), column_list(st.integers(1, 4))), examples(3))
+    tables = draw_many(st.tuples(st.integers(1, 2).flatmap(key_columns), column_list(st.integers(1, 4))), examples(3, 15))
     for i, (keys, values) in enumerate(tables):
         await _primary_key_property(conn, admin, database, f"random_{i}", keys, values,
                                     ["COMPACTED", "INDEXED"][i % 2], examples(60))
