@@ -14,6 +14,7 @@ import asyncio
 import datetime as dt
 import decimal
 import itertools
+import math
 
 import numpy as np
 import pandas as pd
@@ -116,6 +117,9 @@ REGRESSIONS = [  # (column, value, read back or None when refused with the colum
     ("dec52", decimal.Decimal("1E-999999999999"), None),
     ("ch3", "a\x00", None), ("ch3", "\x00", None), ("ch3", "a\x00b", "a\x00b"),  # (read back stripped)
     ("tags", ["ok", "b\x00"], None),
+    ("fm", [(0.1, 1), (0.10000000000000002, 2)], None),  # one FLOAT key once rounded (was stored twice)
+    ("fm", [(math.nan, 1), (-math.nan, 2)], None),  # NaNs are one key, as in Java
+    ("fm", [(0.0, 1), (-0.0, 2)], [(0.0, 1), (-0.0, 2)]),
 ]
 
 
@@ -127,7 +131,8 @@ async def test_defects_found_by_the_properties_stay_fixed(conn, admin, database,
                    pa.field("f64", pa.float64()), pa.field("dec38", pa.decimal128(38, 0)),
                    pa.field("dec52", pa.decimal128(5, 2)),
                    pa.field("ch3", pa.string(), metadata={"fluss.char_length": "3"}),
-                   pa.field("tags", pa.list_(pa.field("item", pa.string(), metadata={"fluss.char_length": "2"})))])
+                   pa.field("tags", pa.list_(pa.field("item", pa.string(), metadata={"fluss.char_length": "2"}))),
+                   pa.field("fm", pa.map_(pa.float32(), pa.int32()))])
     table = await new_table(conn, admin, database, "regressions_" + log_format.lower(), s, bucket_count=1,
                             log_format=log_format)
     writer = await table.new_append_writer()

@@ -1,6 +1,7 @@
 #include "fluss/row/datum.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -65,6 +66,10 @@ std::optional<std::string> KeyBytes(const DataType& t, const Value& v) {
   Datum d;
   if (!DatumAt(Path{}, t, v, &d).ok()) return std::nullopt;  // (checked before: cannot fail)
   if (t.is_binary_like()) return std::string(d.bytes);
+  // A FLOAT key is stored as float32: two doubles that round to one float32 are one key. Every
+  // NaN is one key too, as Java's Float/Double.equals (floatToIntBits) sees them.
+  if (t.root == TypeRoot::kFloat) d.d = static_cast<double>(static_cast<float>(d.d));
+  if (std::isnan(d.d)) d.d = std::numeric_limits<double>::quiet_NaN();
   std::string out(reinterpret_cast<const char*>(&d.i), sizeof d.i);
   out.append(reinterpret_cast<const char*>(&d.nanos), sizeof d.nanos);
   out.append(reinterpret_cast<const char*>(&d.d), sizeof d.d);
