@@ -825,3 +825,13 @@ def call_refused_or_accepted(call, arg, refused: Optional[Refused], describe: st
         return False
     assert refused is None, f"{describe}: accepted {arg!r}, which must be refused (at {refused.paths})"
     return True
+
+
+def assert_read_back(accepted: dict, got: dict, describe) -> None:
+    """Every accepted row (canonical, by id) was read back and equal, and no other row was: no
+    accepted write lost around refused ones. ``describe(id)`` names a row's input."""
+    missing = sorted(set(accepted) - set(got))
+    assert not missing, f"{len(missing)} accepted rows lost, e.g. {describe(missing[0])}"
+    assert set(got) == set(accepted), f"rows read back that were refused: {sorted(set(got) - set(accepted))[:5]}"
+    for i, want in accepted.items():
+        assert got[i] == want, f"{describe(i)} read back as {got[i]!r}, expected {want!r}"

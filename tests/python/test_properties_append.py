@@ -24,9 +24,9 @@ from hypothesis import strategies as st
 
 import fluss
 from conftest import new_table
-from property_model import (Outcomes, Refused, T, bounded, call_refused_or_accepted, column_list, draw_many,
-                            every_type_columns, examples, expect_row, readback_row, row_values, run_property,
-                            schema, spell, watchdog)  # noqa: F401 (watchdog: autouse fixture)
+from property_model import (Outcomes, Refused, T, assert_read_back, bounded, call_refused_or_accepted, column_list,
+                            draw_many, every_type_columns, examples, expect_row, readback_row, row_values,
+                            run_property, schema, spell, watchdog)  # noqa: F401 (watchdog: autouse fixture)
 
 ID = ("id", T("bigint", nullable=False))
 
@@ -77,11 +77,7 @@ async def _append_property(conn, admin, database, name, columns, log_format, n_e
     run_property(strategy, check, n_examples)
     await bounded(writer.flush(), 60, "flush")
     got = await _read_back(table, columns, len(accepted))
-    missing = sorted(set(accepted) - set(got))
-    assert not missing, f"{len(missing)} accepted rows lost, e.g. {inputs[missing[0]]!r}"
-    assert set(got) == set(accepted), f"rows read back that were refused: {sorted(set(got) - set(accepted))[:5]}"
-    for i, want in accepted.items():
-        assert got[i] == want, f"row {inputs[i]!r} read back as {got[i]!r}, expected {want!r}"
+    assert_read_back(accepted, got, lambda i: f"row {inputs[i]!r}")
     outcomes.report()
     return outcomes
 

@@ -14,15 +14,16 @@ import decimal
 import itertools
 import math
 
+import pandas as pd
 import pyarrow as pa
 import pytest
 from hypothesis import strategies as st
 
 import fluss
 from conftest import new_table
-from property_model import (EPOCH, ERRORS, UTC, Outcomes, T, arrow_type, bounded, column_list, draw_many,
-                            every_type_columns, examples, expect, field, readback, run_property, schema, valid_values,
-                            watchdog, _unit)  # noqa: F401
+from property_model import (EPOCH, ERRORS, UTC, Outcomes, T, _unit, arrow_type, assert_read_back, bounded,
+                            column_list, draw_many, every_type_columns, examples, expect, field, readback,
+                            run_property, schema, valid_values, watchdog)  # noqa: F401 (watchdog: autouse fixture)
 
 ID = ("id", T("bigint", nullable=False))
 UNITS = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}
@@ -46,7 +47,6 @@ def to_python(t: T, c):
     if tag == "t":
         return (dt.datetime.min + dt.timedelta(microseconds=c[1])).time()
     if tag == "ts":
-        import pandas as pd
         v = pd.Timestamp(c[1], unit="ns") if _unit(t.n) == "ns" else EPOCH + dt.timedelta(microseconds=c[1] // 1000)
         return v.replace(tzinfo=UTC) if t.kind == "timestamp_ltz" else v
     if tag == "a":
@@ -219,11 +219,7 @@ async def _arrow_property(conn, admin, database, name, columns, log_format, n_ex
     got_table = await bounded(scanner.to_arrow_async(), 60, "to_arrow")
     got_cols = [arrow_canon(t, got_table.column(n).combine_chunks()) for n, t in columns]
     got = {r[0][1]: tuple(r) for r in zip(*got_cols)} if got_table.num_rows else {}
-    missing = sorted(set(accepted) - set(got))
-    assert not missing, f"{len(missing)} rows of accepted batches lost, e.g. id {missing[0]}"
-    assert set(got) == set(accepted), f"rows read back that were refused: {sorted(set(got) - set(accepted))[:5]}"
-    for i, want in accepted.items():
-        assert got[i] == want, f"row {i} read back as {got[i]!r}, expected {want!r}"
+    assert_read_back(accepted, got, lambda i: f"row id {i} of an accepted batch")
     outcomes.report()
     return outcomes
 

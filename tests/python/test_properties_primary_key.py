@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 
+import pyarrow as pa
 import pytest
 from hypothesis import strategies as st
 
@@ -144,7 +145,6 @@ async def test_upsert_delete_lookup_random_schemas(conn, admin, database):
 async def test_nested_char_reads_back_unpadded_from_the_changelog_of_an_indexed_table(conn, admin, database):
     # (found by the property) CHAR(n) values inside ARRAY/ROW came out of the changelog of a kv
     # format INDEXED table with their 0x00 padding ('' as '\x00\x00'); lookups were right.
-    import pyarrow as pa
     char2 = {"fluss.char_length": "2"}
     s = pa.schema([pa.field("k", pa.int32(), nullable=False),
                    pa.field("tags", pa.list_(pa.field("item", pa.string(), metadata=char2))),
