@@ -123,15 +123,10 @@ class Cluster:
     async def arestart(self, proc: str) -> None:
         await asyncio.to_thread(self.restart, proc)
 
-    def crash_soon(self, proc: str) -> "asyncio.Future":
-        """A task that kills ``proc`` (kill -9, returning once the coordinator declared it dead)
-        and restarts it, while the caller goes on writing or reading; await it afterwards."""
-
-        async def crash():
-            await self.akill(proc, wait=True)
-            await self.arestart(proc)
-
-        return asyncio.ensure_future(crash())
+    def crash_soon(self, proc: str) -> "Crash":
+        """kill -9 of tablet server ``proc`` and, once the coordinator declared it dead, its
+        restart, as a task while the caller goes on writing or reading; await it afterwards."""
+        return Crash(self, proc)
 
     # ---- the coordinator's view, from cs.log
 
@@ -201,6 +196,26 @@ class Cluster:
             sys.stderr.write(f"\nfault cluster restore failed ({e}); restarting it\n")
             self.lc("stop", check=False, timeout=600)
             self.start()
+
+
+class Crash:
+    """A running Cluster.crash_soon: awaitable (it ends once the server is back);
+    ``killed_at`` is the monotonic time the process was gone (None before), so what is
+    acknowledged or read after it was served by another server."""
+
+    def __init__(self, cluster: Cluster, proc: str):
+        self.killed_at: Optional[float] = None
+        self._task = asyncio.ensure_future(self._run(cluster, proc))
+
+    async def _run(self, cluster: Cluster, proc: str) -> None:
+        since = cluster.dead_count(ts_id(proc))
+        await cluster.akill(proc, wait=False)
+        self.killed_at = time.monotonic()
+        await cluster.await_dead(ts_id(proc), since)
+        await cluster.arestart(proc)
+
+    def __await__(self):
+        return self._task.__await__()
 
 
 @pytest.fixture(scope="session")
@@ -510,9 +525,11 @@ class BackgroundPoll:
         seen = [(r.bucket.partition_id, r.bucket.bucket_id, r.offset) for r in self.records]
         return len(seen) - len(set(seen))
 
-    def recovery(self, buckets, first_id: int, since: float) -> List[float]:
-        """Seconds from ``since`` to the first record with id >= ``first_id`` of each of
-        ``buckets`` ((partition_id, bucket_id) keys) that has one: recovery as the poller saw it."""
+    def recovery(self, buckets, since: float, first_id: int) -> List[float]:
+        """Seconds from ``since`` (a Crash's killed_at) to the first record with id >=
+        ``first_id`` (the first row written after ``since``, so stored by a new leader) of each
+        of ``buckets`` ((partition_id, bucket_id) keys) that has one: recovery as the poller saw
+        it."""
         return [min(t for t, i in self.arrivals[key] if i >= first_id) - since
                 for key in buckets if any(i >= first_id for _, i in self.arrivals.get(key, []))]
 

@@ -161,18 +161,17 @@ async def test_record_scanner_polls_across_a_leader_kill(cluster, soak_run):
         scanner.subscribe_buckets({b: fluss.EARLIEST_OFFSET for b in range(3)})
         victim, victim_buckets = await victim_of(admin, path)
         writer = await table.new_append_writer()
-        kill_id = None
         poller = BackgroundPoll(scanner)
         chunk = 200
         kill_at = n // 3
-        t_kill = None
         fault = None
+        first_after = None  # the first id written once the victim was gone
         pace = pick(20, 40) * chunk / n
         for s in range(0, n, chunk):
             if s >= kill_at and fault is None:
-                t_kill = time.monotonic()
-                kill_id = s
                 fault = cluster.crash_soon(victim)
+            if first_after is None and fault is not None and fault.killed_at is not None:
+                first_after = s
             writer.write_arrow_batch(rows_batch(s, min(chunk, n - s)))
             await asyncio.sleep(pace)
         await asyncio.wait_for(writer.flush(), 300)
@@ -180,7 +179,7 @@ async def test_record_scanner_polls_across_a_leader_kill(cluster, soak_run):
         await poller.finish(n)
         ids = [r.row["id"] for r in poller.records]
         gaps = poller.offset_gaps()
-        recover = poller.recovery([(None, b) for b in victim_buckets], kill_id, t_kill)
+        recover = poller.recovery([(None, b) for b in victim_buckets], fault.killed_at, n if first_after is None else first_after)
         record_stats("kill_poll", rows=n, lost=n - len(set(ids) & set(range(n))), duplicated=poller.repeats(),
                      failed_but_present=0, recover_s=round(max(recover), 2) if recover else float("nan"), victim=victim)
         assert poller.repeats() == 0, f"{poller.repeats()} records repeated"
