@@ -16,7 +16,8 @@ append/upsert docstrings:
 - STRING/CHAR(n): ``str`` (UTF-8 encodable); CHAR(n) at most n UTF-8 bytes, not ending in
   U+0000 (Fluss pads CHAR values with 0x00 and strips it when reading);
 - BYTES/BINARY(n): ``bytes``/``bytearray``; BINARY(n) exactly n bytes (in a table of kv format
-  INDEXED a top-level value ending in 0x00 is refused, a Fluss 0.9 server limit);
+  INDEXED a value ending in 0x00 that is a field of a row, the table's or a nested ROW's, is
+  refused, a Fluss 0.9 server limit);
 - DECIMAL(p,s): ``decimal.Decimal`` (finite) or ``int``, exactly representable at scale s with
   at most p digits;
 - DATE ``date`` (not ``datetime``); TIME(p) a naive ``time`` whose fraction fits p digits and
@@ -291,9 +292,10 @@ def _timestamp_ns(v, ltz: bool, at: str) -> int:
     return _ns_of_naive(v) + ns_extra - off_ns
 
 
-def expect(t: T, v, at: str, ctx: Ctx = Ctx(), top: bool = True):
+def expect(t: T, v, at: str, ctx: Ctx = Ctx(), in_row: bool = True):
     """The canonical form the client must store for Python value ``v`` in a column (or element)
-    of type ``t`` at path ``at``; raises Refused naming every path it may report."""
+    of type ``t`` at path ``at`` (``in_row``: a field of the table's row or of a ROW value, not an
+    ARRAY element or MAP entry); raises Refused naming every path it may report."""
     if v is None or (_is_nat(v) and t.kind in ("date", "time", "timestamp", "timestamp_ltz")):
         if not t.nullable:
             raise Refused([at])
@@ -345,7 +347,7 @@ def expect(t: T, v, at: str, ctx: Ctx = Ctx(), top: bool = True):
         if not isinstance(v, (bytes, bytearray)):
             raise Refused([at])
         b = bytes(v)
-        if k == "binary" and (len(b) != t.n or (ctx.kv_indexed and top and b.endswith(b"\x00"))):
+        if k == "binary" and (len(b) != t.n or (ctx.kv_indexed and in_row and b.endswith(b"\x00"))):
             raise Refused([at])
         return ("y", b)
     if k == "decimal":
@@ -431,7 +433,7 @@ def expect(t: T, v, at: str, ctx: Ctx = Ctx(), top: bool = True):
             items = [(c, x, f"{at}.{n}") for (n, c), x in zip(t.children, v)]
         else:
             raise Refused([at])
-        return ("r", tuple(_gather(items, ctx)))
+        return ("r", tuple(_gather(items, ctx, in_row=True)))
     raise AssertionError(k)
 
 
@@ -439,12 +441,12 @@ def _positional(v) -> bool:
     return isinstance(v, (list, tuple, np.ndarray))
 
 
-def _gather(items, ctx: Ctx, top: bool = False) -> list:
+def _gather(items, ctx: Ctx, in_row: bool = False) -> list:
     """expect() of each (type, value, path), with every refused path of all of them."""
     errors, out = [], []
     for t, v, at in items:
         try:
-            out.append(expect(t, v, at, ctx, top=top))
+            out.append(expect(t, v, at, ctx, in_row=in_row))
         except Refused as e:
             errors.extend(e.paths)
     if errors:
@@ -467,7 +469,7 @@ def expect_row(columns: List[Tuple[str, T]], row, ctx: Ctx = Ctx()) -> tuple:
         items = [(t, v, n) for (n, t), v in zip(columns, row)]
     else:
         raise Refused(["row"])
-    return tuple(_gather(items, ctx, top=True))
+    return tuple(_gather(items, ctx, in_row=True))
 
 
 # ---- what was read back
@@ -541,7 +543,7 @@ def _datetimes(p: int, ns_range: bool) -> st.SearchStrategy[dt.datetime]:
 
 
 @functools.lru_cache(maxsize=None)
-def valid_values(t: T, ctx: Ctx = Ctx(), top: bool = True) -> st.SearchStrategy:
+def valid_values(t: T, ctx: Ctx = Ctx(), in_row: bool = True) -> st.SearchStrategy:
     """Values the client must accept for ``t`` (in several accepted spellings)."""
     nulls = st.just(None) if t.nullable else st.nothing()
     k = t.kind
@@ -566,7 +568,7 @@ def valid_values(t: T, ctx: Ctx = Ctx(), top: bool = True) -> st.SearchStrategy:
         s = st.one_of(st.binary(max_size=20), st.binary(max_size=5).map(bytearray))
     elif k == "binary":
         s = st.binary(min_size=t.n, max_size=t.n)
-        if ctx.kv_indexed and top:
+        if ctx.kv_indexed and in_row:
             s = s.filter(lambda b: not b.endswith(b"\x00"))
     elif k == "decimal":
         lim = 10**t.n - 1
@@ -602,7 +604,7 @@ def valid_values(t: T, ctx: Ctx = Ctx(), top: bool = True) -> st.SearchStrategy:
                          unique_by=lambda kv: _key_id(kt, kv[0]))
         s = st.one_of(pairs, pairs.map(lambda ps: {a: b for a, b in ps} if all(_hashable(a) for a, _ in ps) else ps))
     elif k == "row":
-        fields = [st.tuples(st.just(n), valid_values(c, ctx, False)) for n, c in t.children]
+        fields = [st.tuples(st.just(n), valid_values(c, ctx, True)) for n, c in t.children]
         by_name = st.tuples(*fields).map(lambda fs: {n: v for n, v in fs if v is not None})
         by_pos = st.tuples(*fields).map(lambda fs: [v for _, v in fs])
         s = st.one_of(by_name, by_pos)
@@ -643,7 +645,7 @@ def _wrong_kind_values() -> st.SearchStrategy:
 
 
 @functools.lru_cache(maxsize=None)
-def hostile_values(t: T, ctx: Ctx = Ctx(), top: bool = True) -> st.SearchStrategy:
+def hostile_values(t: T, ctx: Ctx = Ctx(), in_row: bool = True) -> st.SearchStrategy:
     """Values near or past the edges of ``t``, of other types, and misshapen nested values (the
     reference decides which ones must be refused)."""
     k = t.kind
@@ -699,7 +701,7 @@ def hostile_values(t: T, ctx: Ctx = Ctx(), top: bool = True) -> st.SearchStrateg
                  st.lists(st.one_of(st.tuples(keys), st.tuples(keys, vals, vals), keys), min_size=1, max_size=2)]
     elif k == "row":
         n = len(t.children)
-        fields = [st.one_of(valid_values(c, ctx, False), hostile_values(c, ctx, False)) for _, c in t.children]
+        fields = [st.one_of(valid_values(c, ctx, True), hostile_values(c, ctx, True)) for _, c in t.children]
         near += [st.tuples(*fields).map(list),
                  st.tuples(*fields).map(lambda fs: {name: v for (name, _), v in zip(t.children, fs)}),
                  st.lists(st.integers(), min_size=n + 1, max_size=n + 2),

@@ -163,3 +163,31 @@ async def test_nested_char_reads_back_unpadded_from_the_changelog_of_an_indexed_
     while not records and loop.time() < deadline:
         records.extend(await bounded(scanner.poll_async(500), 30, "poll"))
     assert [r.row for r in records] == [row]
+
+
+@pytest.mark.parametrize("kv_format", ["COMPACTED", "INDEXED"])
+async def test_binary_ending_in_zero_inside_a_row_value(conn, admin, database, kv_format):
+    # (found by the property) In a kv format INDEXED table, a BINARY(n) field of a ROW value (at
+    # any depth, also a row inside an array) ending in 0x00 failed its whole batch on the server
+    # (IndexOutOfBoundsException): refused now naming its path, the rows queued before written.
+    # Array elements and map entries of BINARY(n) are stored whole, and COMPACTED takes all.
+    s = pa.schema([pa.field("k", pa.int32(), nullable=False), pa.field("r", pa.struct([("b", pa.binary(2))])),
+                   pa.field("rs", pa.list_(pa.struct([("b", pa.binary(2))]))), pa.field("bs", pa.list_(pa.binary(2)))])
+    table = await new_table(conn, admin, database, "row_binary_" + kv_format.lower(), s, ["k"], bucket_count=1,
+                            kv_format=kv_format)
+    writer = table.new_upsert()
+    rows = [{"k": 1, "r": {"b": b"a\x01"}, "rs": [{"b": b"\x00a"}], "bs": [b"a\x00"]}]
+    writer.upsert(rows[0])
+    for i, (bad, path) in enumerate([({"r": {"b": b"a\x00"}}, "r.b"), ({"rs": [{"b": b"ok"}, {"b": b"\x00\x00"}]}, "rs[1].b")]):
+        row = dict({"k": 2 + i}, **bad)
+        if kv_format == "INDEXED":
+            with pytest.raises(fluss.FlussError) as e:
+                writer.upsert(row)
+            assert f"column '{path}' (BINARY(2))" in e.value.message, e.value.message
+        else:
+            writer.upsert(row)
+            rows.append(dict({"r": None, "rs": None, "bs": None}, **row))
+    await bounded(writer.flush(), 60, "flush")
+    lookuper = table.new_lookup()
+    for row in rows:
+        assert await bounded(lookuper.lookup({"k": row["k"]}), 30, "lookup") == row

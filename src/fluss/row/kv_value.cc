@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "fluss/row/value_path.h"
 #include "fluss/util/bytes.h"
 
 namespace fluss::row {
@@ -30,18 +31,47 @@ namespace {
 
 /// Fluss 0.9's IndexedRow.getBinary strips trailing 0x00 bytes, and the tablet server then
 /// writes the shortened value into the changelog's fixed_size_binary(n) vector, which fails the
-/// whole PutKv batch (IndexOutOfBoundsException, UNKNOWN_SERVER_ERROR). So such a value is
-/// refused here, before it can take other rows of its batch down with it.
-Status CheckIndexedBinaries(const std::vector<ColumnType>& columns, const Value* values) {
-  for (size_t i = 0; i < columns.size(); ++i) {
-    const ColumnType& c = columns[i];
-    if (c.type.root != TypeRoot::kBinary || values[i].kind != Value::Kind::kBytes || values[i].s.empty()) continue;
-    if (values[i].s.back() == '\0')
-      return Status::InvalidArgument("column '" + c.name + "' (" + c.type.ToString() +
-                                     "): a value ending in a 0x00 byte cannot be stored with table.kv.format "
-                                     "INDEXED (the server strips trailing 0x00 bytes of BINARY values in INDEXED "
-                                     "rows and then fails the batch); use the COMPACTED kv format");
+/// whole PutKv batch (IndexOutOfBoundsException, UNKNOWN_SERVER_ERROR). That holds for every
+/// field of an IndexedRow: the columns, and the fields of ROW values at any depth (an INDEXED
+/// table encodes nested rows, also inside arrays and maps, as IndexedRows); elements of arrays
+/// and maps themselves are stored whole. So such a value is refused here, naming its path,
+/// before it can take other rows of its batch down with it. `in_row`: `v` is a field of an
+/// IndexedRow.
+Status CheckIndexedBinary(const DataType& t, const Value& v, const ValuePath& at, bool in_row) {
+  if (v.kind == Value::Kind::kNull) return Status::OK();
+  switch (t.root) {
+    case TypeRoot::kBinary:
+      if (in_row && v.kind == Value::Kind::kBytes && !v.s.empty() && v.s.back() == '\0')
+        return Status::InvalidArgument("column '" + at.str() + "' (" + t.ToString() +
+                                       "): a value ending in a 0x00 byte cannot be stored with table.kv.format "
+                                       "INDEXED (the server strips trailing 0x00 bytes of BINARY values in INDEXED "
+                                       "rows and then fails the batch); use the COMPACTED kv format");
+      return Status::OK();
+    case TypeRoot::kArray:
+      for (size_t k = 0; k < v.count; ++k)
+        FLUSS_RETURN_NOT_OK(
+            CheckIndexedBinary(t.children[0].type, v.items[k], ValuePath{&at, nullptr, static_cast<int64_t>(k)}, false));
+      return Status::OK();
+    case TypeRoot::kMap:
+      for (size_t k = 0; k < v.count; ++k) {
+        const auto entry = static_cast<int64_t>(k);
+        FLUSS_RETURN_NOT_OK(CheckIndexedBinary(t.children[0].type, v.items[2 * k], ValuePath{&at, nullptr, entry, ".key"}, false));
+        FLUSS_RETURN_NOT_OK(
+            CheckIndexedBinary(t.children[1].type, v.items[2 * k + 1], ValuePath{&at, nullptr, entry, ".value"}, false));
+      }
+      return Status::OK();
+    case TypeRoot::kRow:
+      for (size_t k = 0; k < v.count && k < t.children.size(); ++k)
+        FLUSS_RETURN_NOT_OK(CheckIndexedBinary(t.children[k].type, v.items[k], ValuePath{&at, &t.children[k].name}, true));
+      return Status::OK();
+    default:
+      return Status::OK();
   }
+}
+
+Status CheckIndexedBinaries(const std::vector<ColumnType>& columns, const Value* values) {
+  for (size_t i = 0; i < columns.size(); ++i)
+    FLUSS_RETURN_NOT_OK(CheckIndexedBinary(columns[i].type, values[i], ValuePath{nullptr, &columns[i].name}, true));
   return Status::OK();
 }
 
