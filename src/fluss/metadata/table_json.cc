@@ -63,11 +63,42 @@ ojson TypeJson(const row::DataType& t, int32_t* highest) {
   return j;
 }
 
+/// Types nested deeper than this in server JSON are refused rather than followed: the decoders
+/// recurse once per level, and no real schema comes near it.
+constexpr int kMaxTypeDepth = 64;
+
+/// Refuses lengths, precisions and scales outside Fluss's ranges (Java's DataType constructors:
+/// CHAR/BINARY length >= 1, DECIMAL precision 1..38 and scale 0..precision, TIME/TIMESTAMP
+/// precision 0..9), which Arrow's type constructors would otherwise abort on.
+Status CheckTypeParameters(const std::string& name, const row::DataType& type) {
+  auto bad = [&](const std::string& what) { return Status::Protocol(name + " data_type with " + what); };
+  switch (type.root) {
+    case TypeRoot::kChar:
+    case TypeRoot::kBinary:
+      if (type.length < 1) return bad("length " + std::to_string(type.length));
+      break;
+    case TypeRoot::kDecimal:
+      if (type.precision < 1 || type.precision > 38 || type.scale < 0 || type.scale > type.precision)
+        return bad("precision " + std::to_string(type.precision) + " and scale " + std::to_string(type.scale));
+      break;
+    case TypeRoot::kTime:
+    case TypeRoot::kTimestamp:
+    case TypeRoot::kTimestampLtz:
+      if (type.precision < 0 || type.precision > 9) return bad("precision " + std::to_string(type.precision));
+      break;
+    default:
+      break;
+  }
+  return Status::OK();
+}
+
 /// The DataType of a DataType JSON object; missing lengths and precisions take Fluss's
-/// defaults.
-Result<row::DataType> TypeOfJson(const json& t) {
+/// defaults. `depth` counts the enclosing types.
+Result<row::DataType> TypeOfJson(const json& t, int depth = 0) {
   if (!t.is_object() || !t.contains("type") || !t["type"].is_string())
     return Status::Protocol("data_type without 'type'");
+  if (depth > kMaxTypeDepth)
+    return Status::Protocol("data_type nested more than " + std::to_string(kMaxTypeDepth) + " levels deep");
   const std::string name = t["type"].get<std::string>();
   const auto root = row::TypeRootOfJsonName(name);
   if (!root) return Status::Unsupported("Fluss type " + name + " is not supported by this client yet");
@@ -76,7 +107,7 @@ Result<row::DataType> TypeOfJson(const json& t) {
   type.nullable = !(t.contains("nullable") && t["nullable"].is_boolean() && !t["nullable"].get<bool>());
   auto child = [&](const char* key, const char* child_name) -> Result<row::ColumnType> {
     if (!t.contains(key)) return Status::Protocol(name + " data_type without '" + key + "'");
-    FLUSS_ASSIGN_OR_RETURN(row::DataType c, TypeOfJson(t[key]));
+    FLUSS_ASSIGN_OR_RETURN(row::DataType c, TypeOfJson(t[key], depth + 1));
     return row::ColumnType{child_name, std::move(c)};
   };
   switch (*root) {
@@ -113,7 +144,7 @@ Result<row::DataType> TypeOfJson(const json& t) {
       for (const auto& f : t["fields"]) {
         if (!f.is_object() || !f.contains("name") || !f["name"].is_string() || !f.contains("field_type"))
           return Status::Protocol("ROW data_type with a field without name or field_type");
-        FLUSS_ASSIGN_OR_RETURN(row::DataType ft, TypeOfJson(f["field_type"]));
+        FLUSS_ASSIGN_OR_RETURN(row::DataType ft, TypeOfJson(f["field_type"], depth + 1));
         type.children.push_back(row::ColumnType{f["name"].get<std::string>(), std::move(ft)});
       }
       break;
@@ -121,6 +152,7 @@ Result<row::DataType> TypeOfJson(const json& t) {
     default:
       break;
   }
+  FLUSS_RETURN_NOT_OK(CheckTypeParameters(name, type));
   return type;
 }
 

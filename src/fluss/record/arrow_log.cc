@@ -11,6 +11,7 @@
 #include <arrow/util/compression.h>
 #include <arrow/util/key_value_metadata.h>
 
+#include "fluss/record/decode_memory.h"
 #include "fluss/record/lz4_frame_codec.h"
 #include "fluss/row/data_type.h"
 
@@ -20,6 +21,10 @@ namespace {
 Status FromArrow(const arrow::Status& st, const char* what) {
   if (st.ok()) return Status::OK();
   return Status::Internal(std::string(what) + ": " + st.ToString());
+}
+/// An Arrow error about bytes the server sent: a malformed batch (kProtocol).
+Status Malformed(const arrow::Status& st, const char* what) {
+  return Status::Protocol(std::string(what) + ": " + st.ToString());
 }
 }  // namespace
 
@@ -150,17 +155,24 @@ Result<std::shared_ptr<arrow::RecordBatch>> DecodeArrowLogBatch(
   auto message_buf = arrow::SliceBuffer(batch, static_cast<int64_t>(start));
   arrow::io::BufferReader reader(message_buf);
   auto message = arrow::ipc::ReadMessage(&reader);
-  if (!message.ok()) return FromArrow(message.status(), "reading the Arrow message of a log batch");
+  if (!message.ok()) return Malformed(message.status(), "reading the Arrow message of a log batch");
   if (!*message) return Status::Protocol("empty Arrow message in a log batch");
   auto options = arrow::ipc::IpcReadOptions::Defaults();
   options.use_threads = false;
   // Fetched batches sit at arbitrary offsets: Arrow copies only the misaligned buffers.
   options.ensure_alignment = arrow::ipc::Alignment::kDataTypeSpecificAlignment;
+  options.memory_pool = DecodeMemoryPool();
+  const DecodeMemoryLimit limit(DecodedBufferLimit(batch->size()));
   auto rb = arrow::ipc::ReadRecordBatch(**message, schema, nullptr, options);
-  if (!rb.ok()) return FromArrow(rb.status(), "decoding the Arrow record batch of a log batch");
+  if (!rb.ok()) return Malformed(rb.status(), "decoding the Arrow record batch of a log batch");
   if ((*rb)->num_rows() != header.record_count)
     return Status::Protocol("Arrow batch has " + std::to_string((*rb)->num_rows()) +
                             " rows but the batch header says " + std::to_string(header.record_count));
+  // The IPC reader checks buffer sizes only: offsets pointing outside their data, invalid UTF-8
+  // or decimals beyond their precision would reach every reader of the batch (and crash some).
+  // Java's reader trusts the server here; a client that never crashes on bad bytes cannot.
+  auto valid = (*rb)->ValidateFull();
+  if (!valid.ok()) return Malformed(valid, "validating the Arrow record batch of a log batch");
   return StripCharPadding(std::move(*rb));
 }
 

@@ -73,6 +73,11 @@ Result<std::shared_ptr<arrow::RecordBatch>> DecodeIndexedLogBatch(
   if (end > static_cast<size_t>(batch->size()))
     return Status::Protocol("INDEXED log batch of " + std::to_string(end) + " bytes in a buffer of " +
                             std::to_string(batch->size()));
+  // Every record takes at least its 4-byte Length: a larger count is corrupt, and reserving it
+  // would allocate what the batch cannot hold.
+  if (end < header.header_size() || static_cast<size_t>(header.record_count) > (end - header.header_size()) / 4)
+    return Status::Protocol("INDEXED log batch of " + std::to_string(end) + " bytes cannot hold its RecordCount " +
+                            std::to_string(header.record_count));
   FLUSS_ASSIGN_OR_RETURN(auto codec, row::IndexedRowCodec::Make(*schema));
 
   std::vector<std::unique_ptr<arrow::ArrayBuilder>> owned;

@@ -10,6 +10,7 @@
 #include <arrow/builder.h>
 #include <arrow/type.h>
 #include <arrow/util/decimal.h>
+#include <arrow/util/utf8.h>
 
 #include "fluss/row/nested_codec.h"
 #include "fluss/row/temporal.h"
@@ -34,6 +35,13 @@ const char* RowFormatName(RowFormat format) {
 }
 
 namespace {
+
+/// Whether `s` is valid UTF-8 (Arrow's validator; its tables are built once per process).
+bool IsUtf8(std::string_view s) {
+  static const bool tables_ready = (arrow::util::InitializeUTF8(), true);
+  (void)tables_ready;
+  return arrow::util::ValidateUTF8(s);
+}
 
 using Path = ValuePath;
 
@@ -165,6 +173,10 @@ Status DatumAt(const Path& at, const DataType& t, const Value& v, Datum* out) {
         return Invalid(at, t, "value has " + std::to_string(v.s.size()) + " bytes, more than " +
                                   std::to_string(t.length));
       if (t.root == TypeRoot::kChar && !v.s.empty() && v.s.back() == '\0') return Invalid(at, t, kCharEndsInNul);
+      // Readers decode STRING and CHAR into Arrow strings, which must be UTF-8 (and refuse
+      // anything else as corrupt): a value that is not is refused here rather than stored.
+      if ((t.root == TypeRoot::kString || t.root == TypeRoot::kChar) && !IsUtf8(v.s))
+        return Invalid(at, t, "value is not valid UTF-8");
       // BINARY(n) is fixed-width: Arrow's fixed_size_binary(n) and Java's BinaryType hold n bytes.
       if (t.root == TypeRoot::kBinary && v.s.size() != static_cast<size_t>(t.length))
         return Invalid(at, t, "value has " + std::to_string(v.s.size()) + " bytes, expected " +
@@ -311,6 +323,19 @@ Status CheckDatumForBuilder(const ColumnType& c, const Datum& d, RowFormat forma
     case TypeRoot::kBinary:
       if (d.bytes.size() > static_cast<size_t>(c.type.length))
         return corrupt("value of " + std::to_string(d.bytes.size()) + " bytes");
+      return Status::OK();
+    case TypeRoot::kTime:  // milliseconds of the day
+      if (d.i < 0 || d.i >= 86400000) return corrupt("time of day " + std::to_string(d.i) + " ms");
+      return Status::OK();
+    case TypeRoot::kString:
+    case TypeRoot::kChar:
+      // Arrow string arrays must hold UTF-8: readers of the batch (pyarrow, polars, DuckDB) rely on it.
+      if (!IsUtf8(d.bytes)) return corrupt("value is not valid UTF-8");
+      return Status::OK();
+    case TypeRoot::kDecimal:
+      if (!arrow::Decimal128(d.dec_hi, d.dec_lo).FitsInPrecision(c.type.precision))
+        return corrupt("unscaled value " + arrow::Decimal128(d.dec_hi, d.dec_lo).ToIntegerString() +
+                       " has more than " + std::to_string(c.type.precision) + " digits");
       return Status::OK();
     case TypeRoot::kArray:
     case TypeRoot::kMap:

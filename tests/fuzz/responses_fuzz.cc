@@ -1,0 +1,183 @@
+// libFuzzer target: a response frame as read off a socket (protocol/frame.h: the bytes after the
+// frame length), its ErrorResponse, and the body parsed as one of the responses the client
+// consumes, then handed to the code that consumes it: the metadata cache (MetadataResponse),
+// the fetch splitter and the log decoders (FetchLogResponse), the lookup and prefix-lookup
+// matchers and the value decoder, ListOffsets, LimitScan, the produce/put answers, and the
+// table-info and schema JSON. Which response a body is taken for comes from its request id, as
+// in the client, where the id names the request it answers.
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <arrow/buffer.h>
+
+#include "fluss/metadata/metadata_cache.h"
+#include "fluss/metadata/table_json.h"
+#include "fluss/proto/fluss_api.pb.h"
+#include "fluss/protocol/errors.h"
+#include "fluss/protocol/frame.h"
+#include "fluss/protocol/limit_scan.h"
+#include "fluss/protocol/list_offsets.h"
+#include "fluss/protocol/lookup.h"
+#include "fluss/protocol/prefix_lookup.h"
+#include "fluss/record/arrow_log.h"
+#include "fluss/row/kv_value.h"
+#include "fluss/scan/leader_fetch.h"
+#include "fuzz_consume.h"
+#include "fuzz_schemas.h"
+
+namespace {
+
+using namespace fluss;
+constexpr int64_t kTable = 1;
+constexpr int64_t kPartition = 7;
+
+void DecodeValues(const std::vector<std::string_view>& values) {
+  static const auto schema = fuzz::ScalarSchema();
+  fuzz::RowBuilders builders(schema);
+  for (const auto& value : values) {
+    const auto* v = reinterpret_cast<const uint8_t*>(value.data());
+    auto view = row::ParseValue(v, value.size());
+    if (!view.ok()) continue;
+    (void)row::DecodeValue(v, value.size(), view->schema_id, fuzz::CodecOf(0), builders.raw);
+  }
+  builders.FinishAndConsume();
+}
+
+void Metadata(std::string_view body) {
+  proto::MetadataResponse resp;
+  if (!resp.ParseFromArray(body.data(), static_cast<int>(body.size()))) return;
+  metadata::MetadataCache cache;
+  cache.Update(resp);
+  cache.Update(resp);  // a second identical answer replaces the first
+  volatile int sink = 0;
+  for (int32_t b = 0; b < 4; ++b) {
+    sink = sink + cache.Leader(metadata::TableBucket{kTable, std::nullopt, b}).value_or(-1);
+    sink = sink + cache.Leader(metadata::TableBucket{kTable, kPartition, b}).value_or(-1);
+  }
+  for (const auto& t : resp.table_metadata()) {
+    const TablePath path{t.table_path().database_name(), t.table_path().table_name()};
+    sink = sink + static_cast<int>(cache.Leaders(path).size());
+    cache.InvalidateTable(path);
+  }
+}
+
+void FetchLog(std::string_view body, bool with_stop) {
+  proto::FetchLogResponse resp;
+  if (!resp.ParseFromArray(body.data(), static_cast<int>(body.size()))) return;
+  std::map<metadata::TableBucket, int64_t> positions;
+  for (int32_t b = 0; b < 3; ++b) {
+    positions[metadata::TableBucket{kTable, std::nullopt, b}] = b;
+    positions[metadata::TableBucket{kTable, kPartition, b}] = 0;
+  }
+  std::optional<std::map<metadata::TableBucket, int64_t>> stop;
+  if (with_stop) stop = std::map<metadata::TableBucket, int64_t>{{metadata::TableBucket{kTable, std::nullopt, 0}, 5}};
+  auto fetched = scan::TakeLeaderFetch(resp, positions, stop, "db.t");
+  if (!fetched.ok()) return;
+  static const auto schema = fuzz::ScalarSchema();
+  for (const auto& raw : fetched->batches) {
+    if (raw.from < 0 || raw.to < raw.from) __builtin_trap();
+    auto rb = record::DecodeArrowLogBatch(raw.slice, raw.header, schema);
+    if (rb.ok()) fuzz::ConsumeBatch(*rb);
+  }
+}
+
+void Lookup(std::string_view body) {
+  proto::LookupResponse resp;
+  if (!resp.ParseFromArray(body.data(), static_cast<int>(body.size()))) return;
+  const std::vector<protocol::LookupBucketKeys> asked{{protocol::BucketRef{std::nullopt, 0}, {"k0", "k1"}},
+                                                      {protocol::BucketRef{kPartition, 1}, {"k2"}}};
+  auto matched = protocol::MatchLookupResponse(kTable, asked, resp);
+  if (!matched.ok()) return;
+  if (matched->size() != asked.size()) __builtin_trap();
+  std::vector<std::string_view> values;
+  for (size_t i = 0; i < matched->size(); ++i) {
+    const auto& r = (*matched)[i];
+    if (!r.status.ok()) continue;
+    if (r.values.size() != asked[i].keys.size()) __builtin_trap();  // one answer per key asked
+    for (const auto& v : r.values)
+      if (v) values.push_back(*v);
+  }
+  DecodeValues(values);
+}
+
+void PrefixLookup(std::string_view body) {
+  proto::PrefixLookupResponse resp;
+  if (!resp.ParseFromArray(body.data(), static_cast<int>(body.size()))) return;
+  const std::vector<protocol::PrefixLookupBucketKeys> asked{{protocol::BucketRef{std::nullopt, 2}, {"p0", "p1"}}};
+  auto matched = protocol::MatchPrefixLookupResponse(kTable, asked, resp);
+  if (!matched.ok()) return;
+  std::vector<std::string_view> values;
+  for (const auto& r : *matched)
+    for (const auto& rows : r.values) values.insert(values.end(), rows.begin(), rows.end());
+  DecodeValues(values);
+}
+
+void ListOffsets(std::string_view body) {
+  proto::ListOffsetsResponse resp;
+  if (!resp.ParseFromArray(body.data(), static_cast<int>(body.size()))) return;
+  (void)protocol::ParseListOffsetsResponse(resp, "table db.t");
+}
+
+void LimitScan(std::string_view body) {
+  proto::LimitScanResponse resp;
+  if (!resp.ParseFromArray(body.data(), static_cast<int>(body.size()))) return;
+  (void)protocol::ParseLimitScanResponse(kTable, protocol::BucketRef{std::nullopt, 0}, resp, true);
+  (void)protocol::ParseLimitScanResponse(kTable, protocol::BucketRef{kPartition, 1}, resp);
+}
+
+template <typename Resp>
+void BucketAnswers(std::string_view body) {
+  Resp resp;
+  if (!resp.ParseFromArray(body.data(), static_cast<int>(body.size()))) return;
+  for (const auto& r : resp.buckets_resp())
+    if (r.has_error_code()) (void)protocol::ServerError(r.error_code(), r.error_message(), "table db.t");
+}
+
+void TableInfoJson(std::string_view body) {
+  proto::GetTableInfoResponse resp;
+  if (!resp.ParseFromArray(body.data(), static_cast<int>(body.size()))) return;
+  (void)metadata::TableDescriptorFromJson(resp.table_json());
+}
+
+void TableSchema(std::string_view body) {
+  proto::GetTableSchemaResponse resp;
+  if (!resp.ParseFromArray(body.data(), static_cast<int>(body.size()))) return;
+  (void)metadata::SchemaFromJson(resp.schema_json());
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  // An exact-size heap copy of the frame, as the connection reads it.
+  std::vector<uint8_t> frame(data, data + size);
+  auto decoded = protocol::DecodeResponse(frame.data(), frame.size());
+  if (!decoded.ok()) return 0;
+  const std::string_view body = decoded->body;
+  if (body.data() < reinterpret_cast<const char*>(frame.data()) ||
+      body.data() + body.size() > reinterpret_cast<const char*>(frame.data() + frame.size()))
+    __builtin_trap();  // the body must lie inside the frame
+  if (decoded->type != protocol::ResponseType::kSuccess) {
+    proto::ErrorResponse err;
+    if (err.ParseFromArray(body.data(), static_cast<int>(body.size())))
+      (void)protocol::ServerError(err.error_code(), err.has_error_message() ? err.error_message() : "");
+    return 0;
+  }
+  const uint32_t kind = static_cast<uint32_t>(decoded->request_id);
+  switch (kind % 10) {
+    case 0: Metadata(body); break;
+    case 1: FetchLog(body, (kind / 10) % 2 == 1); break;
+    case 2: Lookup(body); break;
+    case 3: PrefixLookup(body); break;
+    case 4: ListOffsets(body); break;
+    case 5: LimitScan(body); break;
+    case 6: BucketAnswers<proto::ProduceLogResponse>(body); break;
+    case 7: BucketAnswers<proto::PutKvResponse>(body); break;
+    case 8: TableInfoJson(body); break;
+    default: TableSchema(body); break;
+  }
+  return 0;
+}
