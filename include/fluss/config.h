@@ -71,7 +71,8 @@ struct ClientOptions {
   /// "client.lookup.max-inflight-requests": lookup requests of one lookuper in flight at most.
   /// Default 128, as the Java client.
   int32_t lookup_max_inflight_requests = 128;
-  /// "client.request-timeout": deadline of every request. Default 30 s.
+  /// "client.request-timeout": deadline of every request. Default 30 s. A fetch, which the leader
+  /// may hold for up to client.scanner.log.fetch.wait-max-time, gets that wait on top.
   int64_t request_timeout_ms = 30000;
   /// "client.connect-timeout": deadline of a TCP connect. Default 120 s.
   int64_t connect_timeout_ms = 120000;

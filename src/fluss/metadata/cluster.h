@@ -85,11 +85,12 @@ class Cluster : public std::enable_shared_from_this<Cluster> {
   /// Connection to the coordinator (refreshes the metadata if it is not known yet).
   asio::awaitable<Result<std::shared_ptr<net::ServerConnection>>> Coordinator();
 
-  /// Sends `req` as `key` on `conn` and parses the response as Resp (client.request-timeout).
+  /// Sends `req` as `key` on `conn` and parses the response as Resp, within
+  /// client.request-timeout or, when `timeout_ms` > 0, within `timeout_ms`.
   template <typename Resp>
   asio::awaitable<Result<Resp>> Call(std::shared_ptr<net::ServerConnection> conn, protocol::ApiKey key,
-                                     const google::protobuf::MessageLite& req) {
-    return rpc_.Call<Resp>(std::move(conn), key, req);
+                                     const google::protobuf::MessageLite& req, int64_t timeout_ms = 0) {
+    return rpc_.Call<Resp>(std::move(conn), key, req, timeout_ms);
   }
   template <typename Resp>
   asio::awaitable<Result<Resp>> CallCoordinator(protocol::ApiKey key, const google::protobuf::MessageLite& req);

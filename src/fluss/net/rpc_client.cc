@@ -22,8 +22,9 @@ asio::awaitable<Result<ResponseBody>> AwaitSend(std::shared_ptr<ServerConnection
 }  // namespace
 
 asio::awaitable<Result<ResponseBody>> RpcClient::Send(std::shared_ptr<ServerConnection> conn, protocol::ApiKey key,
-                                                      std::string frame) {
-  co_return co_await AwaitSend<std::string>(std::move(conn), key, std::move(frame), request_timeout_ms_);
+                                                      std::string frame, int64_t timeout_ms) {
+  co_return co_await AwaitSend<std::string>(std::move(conn), key, std::move(frame),
+                                            timeout_ms > 0 ? timeout_ms : request_timeout_ms_);
 }
 
 asio::awaitable<Result<ResponseBody>> RpcClient::SendFrame(std::shared_ptr<ServerConnection> conn,

@@ -21,15 +21,17 @@ class RpcClient {
   explicit RpcClient(int64_t request_timeout_ms) : request_timeout_ms_(request_timeout_ms) {}
 
   /// Sends `req` as `key` on `conn` and parses the response as Resp. Fails as
-  /// ServerConnection::Send does, or with kProtocol for an unparsable response.
+  /// ServerConnection::Send does, or with kProtocol naming the server for an unparsable response
+  /// (the connection stays: its frames are intact). `timeout_ms` > 0 bounds this call instead of
+  /// client.request-timeout (a fetch the server may hold for its max_wait_ms takes longer).
   template <typename Resp>
   asio::awaitable<Result<Resp>> Call(std::shared_ptr<ServerConnection> conn, protocol::ApiKey key,
-                                     const google::protobuf::MessageLite& req);
+                                     const google::protobuf::MessageLite& req, int64_t timeout_ms = 0);
 
   /// Sends a serialised request (`frame` starts with protocol::kRequestPrefixSize reserved
-  /// bytes) and returns the raw response body.
+  /// bytes) and returns the raw response body; `timeout_ms` as for Call.
   asio::awaitable<Result<ResponseBody>> Send(std::shared_ptr<ServerConnection> conn, protocol::ApiKey key,
-                                             std::string frame);
+                                             std::string frame, int64_t timeout_ms = 0);
   /// Sends a frame in pieces (record batches borrowed, not copied).
   asio::awaitable<Result<ResponseBody>> SendFrame(std::shared_ptr<ServerConnection> conn, protocol::ApiKey key,
                                                   OutgoingFrame frame);
@@ -40,14 +42,15 @@ class RpcClient {
 
 template <typename Resp>
 asio::awaitable<Result<Resp>> RpcClient::Call(std::shared_ptr<ServerConnection> conn, protocol::ApiKey key,
-                                              const google::protobuf::MessageLite& req) {
+                                              const google::protobuf::MessageLite& req, int64_t timeout_ms) {
   std::string frame(protocol::kRequestPrefixSize, '\0');
   req.AppendToString(&frame);
-  auto body = co_await Send(std::move(conn), key, std::move(frame));
+  const std::string server = conn->endpoint().ToString();
+  auto body = co_await Send(std::move(conn), key, std::move(frame), timeout_ms);
   if (!body.ok()) co_return body.status();
   Resp resp;
   if (!resp.ParseFromArray(body->data, static_cast<int>(body->size)))
-    co_return Status::Protocol(std::string("malformed ") + protocol::ApiKeyName(key) + " response");
+    co_return Status::Protocol(std::string("malformed ") + protocol::ApiKeyName(key) + " response from " + server);
   co_return resp;
 }
 

@@ -604,7 +604,10 @@ asio::awaitable<Result<LeaderFetch>> LogScannerImpl::FetchFromLeader(
     out.retry = true;
     co_return out;
   }
-  auto resp = co_await cluster_->Call<proto::FetchLogResponse>(conn, ApiKey::FETCH_LOG, req);
+  // The leader may hold the fetch for up to wait_ms before answering (protocol-rpc.md 11.3):
+  // that wait is not a lost answer, so the request timeout starts after it.
+  const int64_t timeout_ms = opts.request_timeout_ms + std::max<int64_t>(wait_ms, 0);
+  auto resp = co_await cluster_->Call<proto::FetchLogResponse>(conn, ApiKey::FETCH_LOG, req, timeout_ms);
   if (!resp.ok()) {
     if (!resp.status().IsRetriable())
       co_return resp.status().WithContext("fetching table " + path.ToString() + " from tablet server " +

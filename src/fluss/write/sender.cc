@@ -62,10 +62,10 @@ net::OutgoingFrame EncodeRequest(RequestKind kind, int32_t acks, int64_t table_i
 // The per-bucket answers of a ProduceLog or PutKv response body.
 template <typename Resp>
 Result<std::map<TableBucket, Sender::BucketAnswer>> ParseAnswers(const net::ResponseBody& body, int64_t table_id,
-                                                                 const char* what) {
+                                                                 const char* what, const net::ServerEndpoint& from) {
   Resp parsed;
   if (!parsed.ParseFromArray(body.data, static_cast<int>(body.size)))
-    return Status::Protocol(std::string("malformed ") + what + " response");
+    return Status::Protocol(std::string("malformed ") + what + " response from " + from.ToString());
   std::map<TableBucket, Sender::BucketAnswer> by_bucket;
   for (const auto& r : parsed.buckets_resp()) {
     TableBucket tb{table_id, r.has_partition_id() ? std::optional<int64_t>(r.partition_id()) : std::nullopt, r.bucket_id()};
@@ -480,8 +480,9 @@ void Sender::SendRequest(const RequestKey& key, std::vector<BatchPtr> group) {
           const ApiKey api = kind == RequestKind::kPutKv ? ApiKey::PUT_KV : ApiKey::PRODUCE_LOG;
           auto body = co_await s->cluster_->SendFrame(c, api, std::move(f));
           if (!body.ok()) answers = body.status();
-          else if (kind == RequestKind::kPutKv) answers = ParseAnswers<proto::PutKvResponse>(*body, table_id, "PUT_KV");
-          else answers = ParseAnswers<proto::ProduceLogResponse>(*body, table_id, "PRODUCE_LOG");
+          else if (kind == RequestKind::kPutKv)
+            answers = ParseAnswers<proto::PutKvResponse>(*body, table_id, "PUT_KV", c->endpoint());
+          else answers = ParseAnswers<proto::ProduceLogResponse>(*body, table_id, "PRODUCE_LOG", c->endpoint());
         }
         s->HandleResponse(std::move(g), std::move(answers));
       }(shared_from_this(), conn, std::move(frame), key.kind, key.table_id, std::move(group)),
@@ -567,10 +568,16 @@ void Sender::RetryOrFail(BatchPtr b, const Status& st, bool* need_backoff) {
   // PARTITION_NOT_EXISTS likewise, for a just-created partition.
   const bool table_unknown = st.code() == StatusCode::kServer && (st.error_code() == protocol::TABLE_NOT_EXIST ||
                                                                   st.error_code() == protocol::PARTITION_NOT_EXISTS);
-  if ((st.IsRetriable() || table_unknown) && b->attempts < options_.writer_retries && !aborted_ && !expired) {
+  // An answer the client cannot read (a malformed frame, a body that does not parse, a bucket
+  // missing from it) leaves the batch's outcome unknown, as a lost answer does: the batch may be
+  // stored (maybe_stored), so failing it would report a stored write as failed. It is sent
+  // again (the leader answers a duplicate with its original offset), until the delivery timeout.
+  const bool unreadable = st.code() == StatusCode::kProtocol;
+  if ((st.IsRetriable() || table_unknown || unreadable) && b->attempts < options_.writer_retries && !aborted_ &&
+      !expired) {
     // A timeout may mean the leader is frozen or gone: learn the current leaders before the
-    // retry, as for connection loss and the server's invalid-metadata errors.
-    if (st.code() == StatusCode::kNetwork || st.code() == StatusCode::kTimeout || table_unknown ||
+    // retry, as for connection loss, unreadable answers and the server's invalid-metadata errors.
+    if (st.code() == StatusCode::kNetwork || st.code() == StatusCode::kTimeout || unreadable || table_unknown ||
         (st.code() == StatusCode::kServer && protocol::IsInvalidMetadataError(st.error_code()))) {
       // A partition's bucket: only that partition's metadata (a table has many partitions).
       if (b->bucket().partition_id) cluster_->metadata().InvalidatePartition(b->bucket().table_id, b->partition_name());
@@ -581,7 +588,7 @@ void Sender::RetryOrFail(BatchPtr b, const Status& st, bool* need_backoff) {
     *need_backoff = true;
     return;
   }
-  if (st.IsRetriable() && expired && !aborted_) {
+  if ((st.IsRetriable() || unreadable) && expired && !aborted_) {
     Status timeout = DeliveryTimeout(*b, st);
     Complete(std::move(b), timeout);
     return;
