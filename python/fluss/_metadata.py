@@ -9,7 +9,7 @@ from typing import Dict, List, Optional
 from ._arrow import _schema_from_capsule
 from ._errors import FlussError
 from ._schema import Schema
-from ._validate import _INT32_MAX, _column_list, _optional_str, _string_map
+from ._validate import _MAX_BUCKETS, _column_list, _optional_str, _string_map
 
 
 class TablePath:
@@ -56,8 +56,9 @@ class TableDescriptor:
         schema: the ``fluss.Schema``.
         partition_keys: a list (or tuple) of distinct column names to partition by, e.g.
             ``["region"]``.
-        bucket_count: number of buckets, an int in 1 .. 2**31-1 (numpy integers accepted);
-            None: the server default.
+        bucket_count: number of buckets, an int in 1 .. 128000 (numpy integers accepted; the
+            server's default ``max.bucket.num``: a Fluss 0.9.1 coordinator runs out of memory on
+            a count in the millions before it checks its limit); None: the server default.
         bucket_keys: a list (or tuple) of distinct column names hashed to pick a row's bucket.
         comment: table comment (str).
         log_format: ``"ARROW"`` (default) or ``"INDEXED"`` (property ``table.log.format``).
@@ -74,7 +75,7 @@ class TableDescriptor:
         FlussError: error_code -2, naming the argument, for a wrong type (e.g. a single string
             ``"id"`` for a key list: pass ``["id"]``; a non-dict ``properties``), a key column
             that is repeated or not in the schema, or a ``bucket_count`` that is not an int in
-            1 .. 2**31-1.
+            1 .. 128000.
     """
 
     def __init__(
@@ -101,9 +102,9 @@ class TableDescriptor:
                     count = operator.index(bucket_count)
                 except TypeError:
                     pass
-            if count is None or not (1 <= count <= _INT32_MAX):
-                raise FlussError(f"TableDescriptor: bucket_count must be an int from 1 to {_INT32_MAX}, "
-                                 f"got {bucket_count!r}")
+            if count is None or not (1 <= count <= _MAX_BUCKETS):
+                raise FlussError(f"TableDescriptor: bucket_count must be an int from 1 to {_MAX_BUCKETS} (the "
+                                 f"server's default max.bucket.num), got {bucket_count!r}")
             bucket_count = count
         self._schema = schema
         self.partition_keys = _column_list(owner, "partition_keys", partition_keys, columns)

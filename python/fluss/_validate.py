@@ -9,7 +9,10 @@ from typing import Dict, List, Optional
 from ._errors import FlussError
 
 
-_INT32_MAX = 2**31 - 1  # largest bucket_count: the server keeps it in a Java int
+# Largest bucket_count: the server's default max.bucket.num (Fluss 0.9.1, ConfigOptions). Its
+# coordinator builds a table's bucket assignment before it checks that limit, so a count in the
+# millions exhausts the coordinator's heap and stops it (seen with 2**31 - 1); refused here.
+_MAX_BUCKETS = 128000
 
 
 def _column_list(owner: str, arg: str, value, columns: Optional[List[str]] = None) -> List[str]:
