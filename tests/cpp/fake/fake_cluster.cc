@@ -182,8 +182,18 @@ void FakeCluster::CloseConnections(int32_t server) {
 
 std::vector<StoredBatch> FakeCluster::Log(int64_t table_id, int32_t bucket) const {
   std::lock_guard<std::mutex> lock(mu_);
-  // (Log() creates an empty log on first use; the const_cast only reaches that.)
+  // (Log() and Kv() create an empty state on first use; the const_casts only reach that.)
   return const_cast<FakeServers&>(servers_).Log(table_id, bucket).batches();
+}
+
+std::map<std::string, std::string> FakeCluster::KvRows(int64_t table_id, int32_t bucket) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return const_cast<FakeServers&>(servers_).Kv(table_id, bucket).rows();
+}
+
+int FakeCluster::KvBatchesApplied(int64_t table_id, int32_t bucket) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return const_cast<FakeServers&>(servers_).Kv(table_id, bucket).batches_applied();
 }
 
 std::vector<Received> FakeCluster::Requests() const {

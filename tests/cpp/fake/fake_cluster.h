@@ -74,6 +74,10 @@ class FakeCluster {
 
   /// The batches stored in `bucket` of `table_id`, in offset order.
   std::vector<StoredBatch> Log(int64_t table_id, int32_t bucket) const;
+  /// The rows (encoded key -> value bytes) of `bucket` of the primary-key table `table_id`.
+  std::map<std::string, std::string> KvRows(int64_t table_id, int32_t bucket) const;
+  /// KV batches applied to `bucket` of `table_id` (a duplicate is not applied again).
+  int KvBatchesApplied(int64_t table_id, int32_t bucket) const;
   /// Every request received so far, in arrival order.
   std::vector<Received> Requests() const;
   /// Requests of api `key` received so far.

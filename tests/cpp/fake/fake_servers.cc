@@ -8,6 +8,7 @@
 #include "fluss/metadata/table_json.h"
 #include "fluss/proto/fluss_api.pb.h"
 #include "fluss/protocol/errors.h"
+#include "fluss/record/kv_batch.h"
 
 namespace fluss::fake {
 
@@ -46,6 +47,12 @@ bool Parse(std::string_view body, Msg* m) {
 }
 
 TablePath PathOf(const proto::PbTablePath& p) { return TablePath{p.database_name(), p.table_name()}; }
+
+/// The partition id of a request entry, if it names one.
+template <typename In>
+std::optional<int64_t> PartitionOf(const In& in) {
+  return in.has_partition_id() ? std::optional<int64_t>(in.partition_id()) : std::nullopt;
+}
 
 /// TABLE_NOT_EXIST with the real server's message.
 Answer TableNotExist(const proto::PbTablePath& p) {
@@ -113,10 +120,25 @@ bool FakeServers::Serves(int32_t server, ApiKey key) const {
     case ApiKey::FETCH_LOG:
     case ApiKey::LIST_OFFSETS:
     case ApiKey::INIT_WRITER:
+    case ApiKey::PUT_KV:
+    case ApiKey::LOOKUP:
       return server != kCoordinator;  // tablet servers only
     default:
       return false;
   }
+}
+
+RequestBatch FakeServers::Seen(int64_t table_id, int32_t bucket, int64_t writer_id, int32_t sequence, uint32_t crc,
+                               int32_t records) {
+  RequestBatch b;
+  b.bucket = bucket;
+  b.writer_id = writer_id;
+  b.sequence = sequence;
+  b.record_count = records;
+  // A batch is the same batch again by writer id and sequence, or without them by its bytes.
+  const int64_t identity = writer_id >= 0 ? sequence : static_cast<int64_t>(crc);
+  b.attempt = seen_batches_[{table_id, bucket, writer_id, identity}]++;
+  return b;
 }
 
 void FakeServers::Describe(std::string_view body, Request* request) {
@@ -129,15 +151,27 @@ void FakeServers::Describe(std::string_view body, Request* request) {
         const auto* data = reinterpret_cast<const uint8_t*>(br.records().data());
         auto h = record::ParseLogBatchHeader(data, br.records().size());
         if (!h.ok()) continue;
-        RequestBatch b;
-        b.bucket = br.bucket_id();
-        b.writer_id = h->writer_id;
-        b.sequence = h->batch_sequence;
-        b.record_count = h->record_count;
-        const int64_t identity = h->writer_id >= 0 ? h->batch_sequence : static_cast<int64_t>(h->crc);
-        b.attempt = seen_batches_[{req.table_id(), br.bucket_id(), h->writer_id, identity}]++;
-        request->batches.push_back(b);
+        request->batches.push_back(
+            Seen(req.table_id(), br.bucket_id(), h->writer_id, h->batch_sequence, h->crc, h->record_count));
       }
+      return;
+    }
+    case ApiKey::PUT_KV: {
+      proto::PutKvRequest req;
+      if (!Parse(body, &req)) return;
+      for (const auto& br : req.buckets_req()) {
+        request->buckets.push_back(br.bucket_id());
+        auto batch = record::ParseKvBatch(reinterpret_cast<const uint8_t*>(br.records().data()), br.records().size(), false);
+        if (!batch.ok()) continue;
+        request->batches.push_back(Seen(req.table_id(), br.bucket_id(), batch->writer_id, batch->batch_sequence,
+                                        batch->crc, static_cast<int32_t>(batch->records.size())));
+      }
+      return;
+    }
+    case ApiKey::LOOKUP: {
+      proto::LookupRequest req;
+      if (!Parse(body, &req)) return;
+      for (const auto& br : req.buckets_req()) request->buckets.push_back(br.bucket_id());
       return;
     }
     case ApiKey::FETCH_LOG: {
@@ -158,24 +192,45 @@ void FakeServers::Describe(std::string_view body, Request* request) {
   }
 }
 
-int32_t FakeServers::BucketError(int64_t table_id, int32_t bucket, int32_t server, const Action& action) const {
+FakeServers::Refusal FakeServers::Refuse(int64_t table_id, std::optional<int64_t> partition_id, int32_t bucket,
+                                         int32_t server, const Action& action) const {
+  const std::string where = "TableBucket{tableId=" + std::to_string(table_id) +
+                            (partition_id ? ", partitionId=" + std::to_string(*partition_id) : std::string()) +
+                            ", bucket=" + std::to_string(bucket) + "}";
   const Table* t = FindTable(table_id);
-  if (!t || bucket < 0 || bucket >= static_cast<int32_t>(t->leaders.size())) return protocol::UNKNOWN_TABLE_OR_BUCKET_EXCEPTION;
-  if (t->leaders[static_cast<size_t>(bucket)] != server) return protocol::NOT_LEADER_OR_FOLLOWER;
+  if (!t || partition_id || bucket < 0 || bucket >= static_cast<int32_t>(t->leaders.size()))
+    return {protocol::UNKNOWN_TABLE_OR_BUCKET_EXCEPTION, "Unknown table or bucket: " + where};
+  if (t->leaders[static_cast<size_t>(bucket)] != server)
+    return {protocol::NOT_LEADER_OR_FOLLOWER, "Leader not local for bucket " + where};
   if (action.error_code != 0 && (action.error_buckets.empty() || action.error_buckets.count(bucket)))
-    return action.error_code;
-  return 0;
+    return {action.error_code, !action.error_message.empty() ? action.error_message
+                                                              : std::string(ErrorCodeName(action.error_code)) + " (fake) for " + where};
+  return {};
 }
 
 namespace {
 
-/// The message of a per-bucket error: the action's, else one like the real server's.
-std::string BucketErrorMessage(int32_t code, const Action& action, int64_t table_id, int32_t bucket) {
-  if (code == action.error_code && !action.error_message.empty()) return action.error_message;
-  const std::string where = "TableBucket{tableId=" + std::to_string(table_id) + ", bucket=" + std::to_string(bucket) + "}";
-  if (code == protocol::NOT_LEADER_OR_FOLLOWER) return "Leader not local for bucket " + where;
-  if (code == protocol::UNKNOWN_TABLE_OR_BUCKET_EXCEPTION) return "Unknown table or bucket: " + where;
-  return std::string(ErrorCodeName(code)) + " (fake) for " + where;
+/// Starts a per-bucket answer: the partition and bucket id of the request entry `in`.
+template <typename Out, typename In>
+void Echo(Out* out, const In& in) {
+  if (in.has_partition_id()) out->set_partition_id(in.partition_id());
+  out->set_bucket_id(in.bucket_id());
+}
+
+/// Writes error `code` (with `message`) into the per-bucket answer `out` unless it is 0; true then.
+template <typename Out>
+bool Refused(Out* out, int32_t code, const std::string& message) {
+  if (code == 0) return false;
+  out->set_error_code(code);
+  out->set_error_message(message);
+  return true;
+}
+
+bool ValidAcks(int32_t acks) { return acks == 0 || acks == 1 || acks == -1; }
+
+/// The request-level error of a write with acks outside {0, 1, -1} (protocol-rpc.md 11.1).
+Answer InvalidAcks(int32_t acks) {
+  return Fail(protocol::INVALID_REQUIRED_ACKS, "Invalid required acks: " + std::to_string(acks));
 }
 
 }  // namespace
@@ -185,6 +240,8 @@ Answer FakeServers::Handle(ApiKey key, int32_t server, std::string_view body, co
     case ApiKey::PRODUCE_LOG: return ProduceLog(body, server, action);
     case ApiKey::FETCH_LOG: return FetchLog(body, server, action);
     case ApiKey::LIST_OFFSETS: return ListOffsets(body, server, action);
+    case ApiKey::PUT_KV: return PutKv(body, server, action);
+    case ApiKey::LOOKUP: return Lookup(body, server, action);
     default: break;
   }
   // An API without buckets: a bucket error in the action fails the whole request.
@@ -203,12 +260,14 @@ Answer FakeServers::Handle(ApiKey key, int32_t server, std::string_view body, co
 Answer FakeServers::ApiVersions(int32_t server) const {
   auto resp = std::make_unique<proto::ApiVersionsResponse>();
   for (ApiKey k : {ApiKey::API_VERSIONS, ApiKey::GET_METADATA, ApiKey::GET_TABLE_INFO, ApiKey::GET_TABLE_SCHEMA,
-                   ApiKey::PRODUCE_LOG, ApiKey::FETCH_LOG, ApiKey::LIST_OFFSETS, ApiKey::INIT_WRITER}) {
+                   ApiKey::PRODUCE_LOG, ApiKey::FETCH_LOG, ApiKey::LIST_OFFSETS, ApiKey::INIT_WRITER, ApiKey::PUT_KV,
+                   ApiKey::LOOKUP}) {
     if (!Serves(server, k)) continue;
     auto* v = resp->add_api_versions();
     v->set_api_key(static_cast<int32_t>(k));
     v->set_min_version(0);
-    v->set_max_version(0);
+    // PUT_KV and LOOKUP at 0..1 as a 0.9.1 server (protocol-rpc.md 2.1, 3.3).
+    v->set_max_version(k == ApiKey::PUT_KV || k == ApiKey::LOOKUP ? 1 : 0);
   }
   resp->set_server_type(server == kCoordinator ? 1 : 2);
   return Respond(std::move(resp));
@@ -286,29 +345,17 @@ Answer FakeServers::InitWriter(std::string_view body) {
 Answer FakeServers::ProduceLog(std::string_view body, int32_t server, const Action& action) {
   proto::ProduceLogRequest req;
   if (!Parse(body, &req)) return Silence();
-  if (req.acks() != 0 && req.acks() != 1 && req.acks() != -1)
-    return Fail(protocol::INVALID_REQUIRED_ACKS, "Invalid required acks: " + std::to_string(req.acks()));
+  if (!ValidAcks(req.acks())) return InvalidAcks(req.acks());
   auto resp = std::make_unique<proto::ProduceLogResponse>();
   Answer answer;
   last_commit_ms_ = std::max(last_commit_ms_, NowMs());
   for (const auto& br : req.buckets_req()) {
     auto* out = resp->add_buckets_resp();
-    if (br.has_partition_id()) out->set_partition_id(br.partition_id());
-    out->set_bucket_id(br.bucket_id());
-    // (A partition bucket is unknown here: partitions are not modelled.)
-    const int32_t code = br.has_partition_id() ? protocol::UNKNOWN_TABLE_OR_BUCKET_EXCEPTION
-                                               : BucketError(req.table_id(), br.bucket_id(), server, action);
-    if (code != 0) {
-      out->set_error_code(code);
-      out->set_error_message(BucketErrorMessage(code, action, req.table_id(), br.bucket_id()));
-      continue;
-    }
+    Echo(out, br);
+    const Refusal no = Refuse(req.table_id(), PartitionOf(br), br.bucket_id(), server, action);
+    if (Refused(out, no.code, no.message)) continue;
     AppendOutcome got = Log(req.table_id(), br.bucket_id()).Append(br.records(), last_commit_ms_);
-    if (got.error_code != 0) {
-      out->set_error_code(got.error_code);
-      out->set_error_message(got.error_message);
-      continue;
-    }
+    if (Refused(out, got.error_code, got.error_message)) continue;
     out->set_base_offset(got.base_offset);
     answer.appended |= !got.duplicate;
   }
@@ -328,12 +375,8 @@ Answer FakeServers::FetchLog(std::string_view body, int32_t server, const Action
     tout->set_table_id(tr.table_id());
     for (const auto& br : tr.buckets_req()) {
       auto* out = tout->add_buckets_resp();
-      if (br.has_partition_id()) out->set_partition_id(br.partition_id());
-      out->set_bucket_id(br.bucket_id());
-      int32_t code = br.has_partition_id() ? protocol::UNKNOWN_TABLE_OR_BUCKET_EXCEPTION
-                                           : BucketError(tr.table_id(), br.bucket_id(), server, action);
-      std::string message;
-      if (code != 0) message = BucketErrorMessage(code, action, tr.table_id(), br.bucket_id());
+      Echo(out, br);
+      auto [code, message] = Refuse(tr.table_id(), PartitionOf(br), br.bucket_id(), server, action);
       if (code == 0 && tr.projection_pushdown_enabled() && tr.projected_fields_size() > 0) {
         code = protocol::UNKNOWN_SERVER_ERROR;
         message = "projection pushdown is not modelled by the fake cluster";
@@ -345,9 +388,7 @@ Answer FakeServers::FetchLog(std::string_view body, int32_t server, const Action
         message = "fetch offset " + std::to_string(offset) + " is out of range [0, " +
                   std::to_string(log->end_offset()) + "]";
       }
-      if (code != 0) {
-        out->set_error_code(code);
-        out->set_error_message(message);
+      if (Refused(out, code, message)) {
         any_error = true;
         continue;
       }
@@ -378,9 +419,8 @@ Answer FakeServers::ListOffsets(std::string_view body, int32_t server, const Act
   for (int32_t bucket : req.bucket_id()) {
     auto* out = resp->add_buckets_resp();
     out->set_bucket_id(bucket);
-    int32_t code = req.has_partition_id() ? protocol::UNKNOWN_TABLE_OR_BUCKET_EXCEPTION
-                                          : BucketError(req.table_id(), bucket, server, action);
-    std::string message = code != 0 ? BucketErrorMessage(code, action, req.table_id(), bucket) : std::string();
+    // (The answer echoes no partition id: protocol-rpc.md 8.)
+    auto [code, message] = Refuse(req.table_id(), PartitionOf(req), bucket, server, action);
     int64_t offset = 0;
     if (code == 0) {
       const BucketLog& log = Log(req.table_id(), bucket);
@@ -403,11 +443,53 @@ Answer FakeServers::ListOffsets(std::string_view body, int32_t server, const Act
           message = "unknown offset type " + std::to_string(req.offset_type());
       }
     }
-    if (code != 0) {
-      out->set_error_code(code);
-      out->set_error_message(message);
-    } else {
-      out->set_offset(offset);
+    if (!Refused(out, code, message)) out->set_offset(offset);
+  }
+  return Respond(std::move(resp));
+}
+
+Answer FakeServers::PutKv(std::string_view body, int32_t server, const Action& action) {
+  proto::PutKvRequest req;
+  if (!Parse(body, &req)) return Silence();
+  if (!ValidAcks(req.acks())) return InvalidAcks(req.acks());
+  const Table* t = FindTable(req.table_id());
+  auto resp = std::make_unique<proto::PutKvResponse>();
+  Answer answer;
+  for (const auto& br : req.buckets_req()) {
+    auto* out = resp->add_buckets_resp();
+    Echo(out, br);
+    auto [code, message] = Refuse(req.table_id(), PartitionOf(br), br.bucket_id(), server, action);
+    if (code == 0 && t->descriptor.schema.primary_keys.empty()) {
+      code = protocol::NON_PRIMARY_KEY_TABLE_EXCEPTION;
+      message = "table " + t->path.ToString() + " has no primary key";
+    }
+    if (code == 0 && req.target_columns_size() > 0) {
+      code = protocol::UNKNOWN_SERVER_ERROR;
+      message = "partial updates are not modelled by the fake cluster";
+    }
+    if (Refused(out, code, message)) continue;
+    PutOutcome got = Kv(req.table_id(), br.bucket_id()).Put(br.records());
+    if (Refused(out, got.error_code, got.error_message)) continue;
+    out->set_log_end_offset(got.log_end_offset);
+  }
+  answer.response = std::move(resp);
+  return answer;
+}
+
+Answer FakeServers::Lookup(std::string_view body, int32_t server, const Action& action) {
+  proto::LookupRequest req;
+  if (!Parse(body, &req)) return Silence();
+  auto resp = std::make_unique<proto::LookupResponse>();
+  for (const auto& br : req.buckets_req()) {
+    auto* out = resp->add_buckets_resp();
+    Echo(out, br);
+    const Refusal no = Refuse(req.table_id(), PartitionOf(br), br.bucket_id(), server, action);
+    if (Refused(out, no.code, no.message)) continue;
+    const BucketKv& kv = Kv(req.table_id(), br.bucket_id());
+    // One PbValue per key, in request order; no `values` field means not found (11.4).
+    for (const auto& key : br.keys()) {
+      auto* v = out->add_values();
+      if (auto value = kv.Get(key)) v->set_values(*value);
     }
   }
   return Respond(std::move(resp));

@@ -49,21 +49,25 @@ inline Status Outcome(const WriteResult& w) {
   return AwaitStatusBounded([&](StatusCallback cb) { w.OnComplete(std::move(cb)); });
 }
 
-/// A fake cluster with `tablet_servers()` tablet servers, a one-column (INT "a") ARROW log table
-/// of `buckets` buckets, uncompressed, and a client connected to it.
+/// A fake cluster with `tablet_servers()` tablet servers, the table Descriptor() describes (by
+/// default a one-column, INT "a", ARROW log table, uncompressed) and a client connected to it.
 class FakeClusterTest : public ::testing::Test {
  protected:
   virtual int tablet_servers() const { return 2; }
+  virtual TableDescriptor Descriptor() const {
+    TableDescriptor d;
+    d.schema.arrow_schema = arrow::schema({arrow::field("a", arrow::int32())});
+    d.properties["table.log.arrow.compression.type"] = "NONE";
+    return d;
+  }
 
   /// Adds the table and connects with `properties` on top of the bootstrap address and a 10 s
   /// request timeout (tests of lost answers set a shorter one; the others must not see a
   /// timeout on a slow machine). A fatal failure when it cannot.
   void Open(std::map<std::string, std::string> properties = {}, int32_t buckets = 1) {
     cluster_ = std::make_unique<FakeCluster>(tablet_servers());
-    TableDescriptor d;
-    d.schema.arrow_schema = arrow::schema({arrow::field("a", arrow::int32())});
+    TableDescriptor d = Descriptor();
     d.bucket_count = buckets;
-    d.properties["table.log.arrow.compression.type"] = "NONE";
     table_id_ = cluster_->AddTable(path_, d);
     properties["bootstrap.servers"] = cluster_->bootstrap();
     properties.emplace("client.request-timeout", "10 s");
