@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "fake/fake_test_support.h"
+#include "fluss/proto/fluss_api.pb.h"
 
 namespace fluss::fake {
 namespace {
@@ -150,6 +151,47 @@ TEST_F(FakeConnectionTest, BootstrapRetriesAfterAClosedConnection) {
   ASSERT_TRUE(conn.ok()) << conn.status().ToString();
   conn_ = *conn;
   EXPECT_EQ(cluster_->Count(ApiKey::GET_METADATA), 2);
+}
+
+// A server that reports no live tablet servers yet (a cluster starting): Connect asks again
+// instead of failing or keeping an empty server list.
+TEST_F(FakeConnectionTest, BootstrapWaitsWhileNoTabletServerIsReported) {
+  cluster_ = std::make_unique<FakeCluster>(1);
+  cluster_->SetScript([](const Request& r) {
+    if (r.api_key != ApiKey::GET_METADATA || r.nth != 0) return Action::Answer();
+    return Action::Answer().Edit([](google::protobuf::Message& m) {
+      static_cast<proto::MetadataResponse&>(m).clear_tablet_servers();
+    });
+  });
+  auto conn = AwaitBounded<std::shared_ptr<Connection>>([&](auto cb) {
+    Connection::ConnectAsync({{"bootstrap.servers", cluster_->bootstrap()}}, std::move(cb));
+  });
+  ASSERT_TRUE(conn.ok()) << conn.status().ToString();
+  conn_ = *conn;
+  EXPECT_EQ(cluster_->Count(ApiKey::GET_METADATA), 2);
+}
+
+// Metadata naming a bucket leader that is not in the tablet-server list (as during a restart,
+// LEADER_NOT_AVAILABLE for the Java client): the writer waits for a refresh that names a live
+// leader instead of sending anywhere, and the row is stored once.
+TEST_F(FakeConnectionTest, LeaderMissingFromTheServerListIsRefreshedBeforeWriting) {
+  ASSERT_NO_FATAL_FAILURE(Open());
+  // The next metadata answer (the writer's first refresh would be the one after it) names node 7.
+  const int seen = cluster_->Count(ApiKey::GET_METADATA);
+  cluster_->SetLeader(table_id_, 0, 1);  // the cached leader (0) refuses; the refresh is edited
+  cluster_->SetScript([seen](const Request& r) {
+    if (r.api_key != ApiKey::GET_METADATA || r.nth != seen) return Action::Answer();
+    return Action::Answer().Edit([](google::protobuf::Message& m) {
+      auto& resp = static_cast<proto::MetadataResponse&>(m);
+      for (auto& t : *resp.mutable_table_metadata())
+        for (auto& b : *t.mutable_bucket_metadata()) b.set_leader_id(7);
+    });
+  });
+  auto w = NewWriter();
+  EXPECT_TRUE(Outcome(AppendAlone(*w, 4)).ok());
+  EXPECT_EQ(Stored(), (std::vector<int32_t>{4}));
+  for (const auto& p : Produces()) EXPECT_NE(p.server, 7);
+  EXPECT_GE(cluster_->Count(ApiKey::GET_METADATA), seen + 2);
 }
 
 // Answers to two requests on one connection in the opposite order (a delayed answer overtaken

@@ -250,6 +250,39 @@ TEST_F(FakeWriterTest, NoAnswerFailsTheHandleAtTheDeliveryTimeout) {
   EXPECT_EQ(Stored(), (std::vector<int32_t>{0, 1}));
 }
 
+// InitWriter refused with a retriable error (LEADER_NOT_AVAILABLE 44): asked again (of the
+// next tablet server); the write then goes through with the writer id obtained.
+TEST_F(FakeWriterTest, RetriableInitWriterErrorIsRetried) {
+  ASSERT_NO_FATAL_FAILURE(Open());
+  cluster_->SetScript([](const Request& r) {
+    return r.api_key == ApiKey::INIT_WRITER && r.nth == 0 ? Action::RequestError(protocol::LEADER_NOT_AVAILABLE_EXCEPTION)
+                                                          : Action::Answer();
+  });
+  auto w = NewWriter();
+  EXPECT_TRUE(Outcome(AppendAlone(*w, 1)).ok());
+  EXPECT_EQ(cluster_->Count(ApiKey::INIT_WRITER), 2);
+  EXPECT_EQ(Stored(), (std::vector<int32_t>{1}));
+  EXPECT_EQ(StoredSequences(), (std::vector<int32_t>{0}));
+}
+
+// InitWriter refused for good (AUTHORIZATION_EXCEPTION 48): the waiting writes fail with that
+// code, nothing is sent; once the server accepts, later writes go through.
+TEST_F(FakeWriterTest, NonRetriableInitWriterErrorFailsTheWaitingWrites) {
+  ASSERT_NO_FATAL_FAILURE(Open());
+  cluster_->SetScript([](const Request& r) {
+    return r.api_key == ApiKey::INIT_WRITER && r.nth == 0
+               ? Action::RequestError(protocol::AUTHORIZATION_EXCEPTION, "no WRITE on the table (fake)")
+               : Action::Answer();
+  });
+  auto w = NewWriter();
+  Status st = Outcome(AppendAlone(*w, 1));
+  EXPECT_EQ(st.error_code(), protocol::AUTHORIZATION_EXCEPTION) << st.ToString();
+  EXPECT_NE(st.message().find("no WRITE on the table (fake)"), std::string::npos) << st.ToString();
+  EXPECT_EQ(cluster_->Count(ApiKey::PRODUCE_LOG), 0);
+  EXPECT_TRUE(Outcome(AppendAlone(*w, 2)).ok());
+  EXPECT_EQ(Stored(), (std::vector<int32_t>{2}));
+}
+
 // A slow answer well within the request timeout is simply waited for: no retry.
 TEST_F(FakeWriterTest, DelayedAnswerWithinTheTimeoutIsNotRetried) {
   ASSERT_NO_FATAL_FAILURE(Open({{"client.request-timeout", "30 s"}}));
