@@ -1,65 +1,16 @@
 #include "fake/fake_servers.h"
 
-#include <chrono>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
+#include "fake/fake_answers.h"
 #include "fluss/metadata/table_json.h"
-#include "fluss/proto/fluss_api.pb.h"
-#include "fluss/protocol/errors.h"
 #include "fluss/record/kv_batch.h"
 
 namespace fluss::fake {
 
 using protocol::ApiKey;
-
-namespace {
-
-Answer Respond(std::unique_ptr<google::protobuf::Message> m) {
-  Answer a;
-  a.response = std::move(m);
-  return a;
-}
-
-Answer Fail(int32_t code, std::string message) {
-  Answer a;
-  a.error_code = code;
-  a.error_message = std::move(message);
-  return a;
-}
-
-/// What a real server does with a body it cannot parse: nothing (protocol-rpc.md 1.3).
-Answer Silence() {
-  Answer a;
-  a.silent = true;
-  return a;
-}
-
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-template <typename Msg>
-bool Parse(std::string_view body, Msg* m) {
-  return m->ParseFromArray(body.data(), static_cast<int>(body.size()));
-}
-
-TablePath PathOf(const proto::PbTablePath& p) { return TablePath{p.database_name(), p.table_name()}; }
-
-/// The partition id of a request entry, if it names one.
-template <typename In>
-std::optional<int64_t> PartitionOf(const In& in) {
-  return in.has_partition_id() ? std::optional<int64_t>(in.partition_id()) : std::nullopt;
-}
-
-/// TABLE_NOT_EXIST with the real server's message.
-Answer TableNotExist(const proto::PbTablePath& p) {
-  return Fail(protocol::TABLE_NOT_EXIST, "Table '" + PathOf(p).ToString() + "' does not exist.");
-}
-
-}  // namespace
 
 int64_t FakeServers::AddTable(const TablePath& path, TableDescriptor descriptor) {
   if (!descriptor.bucket_count) descriptor.bucket_count = 1;
@@ -208,33 +159,6 @@ FakeServers::Refusal FakeServers::Refuse(int64_t table_id, std::optional<int64_t
   return {};
 }
 
-namespace {
-
-/// Starts a per-bucket answer: the partition and bucket id of the request entry `in`.
-template <typename Out, typename In>
-void Echo(Out* out, const In& in) {
-  if (in.has_partition_id()) out->set_partition_id(in.partition_id());
-  out->set_bucket_id(in.bucket_id());
-}
-
-/// Writes error `code` (with `message`) into the per-bucket answer `out` unless it is 0; true then.
-template <typename Out>
-bool Refused(Out* out, int32_t code, const std::string& message) {
-  if (code == 0) return false;
-  out->set_error_code(code);
-  out->set_error_message(message);
-  return true;
-}
-
-bool ValidAcks(int32_t acks) { return acks == 0 || acks == 1 || acks == -1; }
-
-/// The request-level error of a write with acks outside {0, 1, -1} (protocol-rpc.md 11.1).
-Answer InvalidAcks(int32_t acks) {
-  return Fail(protocol::INVALID_REQUIRED_ACKS, "Invalid required acks: " + std::to_string(acks));
-}
-
-}  // namespace
-
 Answer FakeServers::Handle(ApiKey key, int32_t server, std::string_view body, const Action& action) {
   switch (key) {
     case ApiKey::PRODUCE_LOG: return ProduceLog(body, server, action);
@@ -339,159 +263,6 @@ Answer FakeServers::InitWriter(std::string_view body) {
   if (!Parse(body, &req)) return Silence();
   auto resp = std::make_unique<proto::InitWriterResponse>();
   resp->set_writer_id(next_writer_id_++);
-  return Respond(std::move(resp));
-}
-
-Answer FakeServers::ProduceLog(std::string_view body, int32_t server, const Action& action) {
-  proto::ProduceLogRequest req;
-  if (!Parse(body, &req)) return Silence();
-  if (!ValidAcks(req.acks())) return InvalidAcks(req.acks());
-  auto resp = std::make_unique<proto::ProduceLogResponse>();
-  Answer answer;
-  last_commit_ms_ = std::max(last_commit_ms_, NowMs());
-  for (const auto& br : req.buckets_req()) {
-    auto* out = resp->add_buckets_resp();
-    Echo(out, br);
-    const Refusal no = Refuse(req.table_id(), PartitionOf(br), br.bucket_id(), server, action);
-    if (Refused(out, no.code, no.message)) continue;
-    AppendOutcome got = Log(req.table_id(), br.bucket_id()).Append(br.records(), last_commit_ms_);
-    if (Refused(out, got.error_code, got.error_message)) continue;
-    out->set_base_offset(got.base_offset);
-    answer.appended |= !got.duplicate;
-  }
-  answer.response = std::move(resp);
-  return answer;
-}
-
-Answer FakeServers::FetchLog(std::string_view body, int32_t server, const Action& action) {
-  proto::FetchLogRequest req;
-  if (!Parse(body, &req)) return Silence();
-  auto resp = std::make_unique<proto::FetchLogResponse>();
-  int64_t budget = req.max_bytes();
-  bool any_records = false;
-  bool any_error = false;
-  for (const auto& tr : req.tables_req()) {
-    auto* tout = resp->add_tables_resp();
-    tout->set_table_id(tr.table_id());
-    for (const auto& br : tr.buckets_req()) {
-      auto* out = tout->add_buckets_resp();
-      Echo(out, br);
-      auto [code, message] = Refuse(tr.table_id(), PartitionOf(br), br.bucket_id(), server, action);
-      if (code == 0 && tr.projection_pushdown_enabled() && tr.projected_fields_size() > 0) {
-        code = protocol::UNKNOWN_SERVER_ERROR;
-        message = "projection pushdown is not modelled by the fake cluster";
-      }
-      const BucketLog* log = code == 0 ? &Log(tr.table_id(), br.bucket_id()) : nullptr;
-      const int64_t offset = br.fetch_offset() == -2 ? 0 : br.fetch_offset();
-      if (code == 0 && (offset < 0 || offset > log->end_offset())) {
-        code = protocol::LOG_OFFSET_OUT_OF_RANGE_EXCEPTION;
-        message = "fetch offset " + std::to_string(offset) + " is out of range [0, " +
-                  std::to_string(log->end_offset()) + "]";
-      }
-      if (Refused(out, code, message)) {
-        any_error = true;
-        continue;
-      }
-      out->set_high_watermark(log->end_offset());
-      out->set_log_start_offset(0);  // as the 0.9.1 server (protocol-rpc.md 11.3)
-      // Each bucket reads at most min(max_fetch_bytes, what is left of the request's budget);
-      // the first bucket with data returns at least one batch.
-      if (any_records && budget <= 0) continue;
-      std::string records = log->Read(offset, static_cast<int32_t>(std::min<int64_t>(br.max_fetch_bytes(), std::max<int64_t>(budget, 0))),
-                                      !any_records);
-      if (records.empty()) continue;
-      budget -= static_cast<int64_t>(records.size());
-      any_records = true;
-      out->set_records(std::move(records));
-    }
-  }
-  Answer answer;
-  answer.may_wait = !any_records && !any_error && req.has_min_bytes() && req.min_bytes() > 0;
-  answer.max_wait_ms = req.has_max_wait_ms() ? req.max_wait_ms() : 100;
-  answer.response = std::move(resp);
-  return answer;
-}
-
-Answer FakeServers::ListOffsets(std::string_view body, int32_t server, const Action& action) {
-  proto::ListOffsetsRequest req;
-  if (!Parse(body, &req)) return Silence();
-  auto resp = std::make_unique<proto::ListOffsetsResponse>();
-  for (int32_t bucket : req.bucket_id()) {
-    auto* out = resp->add_buckets_resp();
-    out->set_bucket_id(bucket);
-    // (The answer echoes no partition id: protocol-rpc.md 8.)
-    auto [code, message] = Refuse(req.table_id(), PartitionOf(req), bucket, server, action);
-    int64_t offset = 0;
-    if (code == 0) {
-      const BucketLog& log = Log(req.table_id(), bucket);
-      switch (req.offset_type()) {
-        case 0: offset = 0; break;
-        case 1: offset = log.end_offset(); break;
-        case 2:
-          if (!req.has_starttimestamp()) {
-            code = protocol::UNKNOWN_SERVER_ERROR;
-            message = "start timestamp is missing";
-          } else if (req.starttimestamp() > NowMs()) {
-            code = protocol::INVALID_TIMESTAMP_EXCEPTION;
-            message = "timestamp " + std::to_string(req.starttimestamp()) + " is in the future";
-          } else {
-            offset = log.OffsetForTimestamp(req.starttimestamp());
-          }
-          break;
-        default:
-          code = protocol::UNKNOWN_SERVER_ERROR;
-          message = "unknown offset type " + std::to_string(req.offset_type());
-      }
-    }
-    if (!Refused(out, code, message)) out->set_offset(offset);
-  }
-  return Respond(std::move(resp));
-}
-
-Answer FakeServers::PutKv(std::string_view body, int32_t server, const Action& action) {
-  proto::PutKvRequest req;
-  if (!Parse(body, &req)) return Silence();
-  if (!ValidAcks(req.acks())) return InvalidAcks(req.acks());
-  const Table* t = FindTable(req.table_id());
-  auto resp = std::make_unique<proto::PutKvResponse>();
-  Answer answer;
-  for (const auto& br : req.buckets_req()) {
-    auto* out = resp->add_buckets_resp();
-    Echo(out, br);
-    auto [code, message] = Refuse(req.table_id(), PartitionOf(br), br.bucket_id(), server, action);
-    if (code == 0 && t->descriptor.schema.primary_keys.empty()) {
-      code = protocol::NON_PRIMARY_KEY_TABLE_EXCEPTION;
-      message = "table " + t->path.ToString() + " has no primary key";
-    }
-    if (code == 0 && req.target_columns_size() > 0) {
-      code = protocol::UNKNOWN_SERVER_ERROR;
-      message = "partial updates are not modelled by the fake cluster";
-    }
-    if (Refused(out, code, message)) continue;
-    PutOutcome got = Kv(req.table_id(), br.bucket_id()).Put(br.records());
-    if (Refused(out, got.error_code, got.error_message)) continue;
-    out->set_log_end_offset(got.log_end_offset);
-  }
-  answer.response = std::move(resp);
-  return answer;
-}
-
-Answer FakeServers::Lookup(std::string_view body, int32_t server, const Action& action) {
-  proto::LookupRequest req;
-  if (!Parse(body, &req)) return Silence();
-  auto resp = std::make_unique<proto::LookupResponse>();
-  for (const auto& br : req.buckets_req()) {
-    auto* out = resp->add_buckets_resp();
-    Echo(out, br);
-    const Refusal no = Refuse(req.table_id(), PartitionOf(br), br.bucket_id(), server, action);
-    if (Refused(out, no.code, no.message)) continue;
-    const BucketKv& kv = Kv(req.table_id(), br.bucket_id());
-    // One PbValue per key, in request order; no `values` field means not found (11.4).
-    for (const auto& key : br.keys()) {
-      auto* v = out->add_values();
-      if (auto value = kv.Get(key)) v->set_values(*value);
-    }
-  }
   return Respond(std::move(resp));
 }
 
