@@ -32,6 +32,18 @@ class FakeConnectionTest : public FakeClusterTest {
   }
 };
 
+/// The test name suffix of a malformed-frame kind.
+std::string KindName(MalformedKind k) {
+  switch (k) {
+    case MalformedKind::kNegativeLength: return "NegativeLength";
+    case MalformedKind::kHugeLength: return "HugeLength";
+    case MalformedKind::kUnknownResponseType: return "UnknownResponseType";
+    case MalformedKind::kGarbageBody: return "GarbageBody";
+    case MalformedKind::kServerFailure: return "ServerFailure";
+  }
+  return "Unknown";
+}
+
 /// A malformed frame and what the client must make of it.
 struct MalformedCase {
   MalformedKind kind;
@@ -72,7 +84,8 @@ INSTANTIATE_TEST_SUITE_P(
         MalformedCase{MalformedKind::kUnknownResponseType, StatusCode::kProtocol, "unknown response type 7", true},
         MalformedCase{MalformedKind::kGarbageBody, StatusCode::kProtocol, "malformed GET_TABLE_INFO response from", false},
         // UNKNOWN_SERVER_ERROR (-1), the code the fake's SERVER_FAILURE frame carries
-        MalformedCase{MalformedKind::kServerFailure, StatusCode::kServer, "fake server failure", true}));
+        MalformedCase{MalformedKind::kServerFailure, StatusCode::kServer, "fake server failure", true}),
+    [](const auto& info) { return KindName(info.param.kind); });
 
 // A malformed answer to a write that the leader stored: the batch's outcome is unknown, so the
 // writer sends it again (a duplicate the leader recognises) and it is stored exactly once.
@@ -95,7 +108,8 @@ TEST_P(MalformedProduceAnswerTest, StoredWriteIsRetriedAndStoredOnce) {
 
 INSTANTIATE_TEST_SUITE_P(Kinds, MalformedProduceAnswerTest,
                          ::testing::Values(MalformedKind::kNegativeLength, MalformedKind::kHugeLength,
-                                           MalformedKind::kUnknownResponseType, MalformedKind::kGarbageBody));
+                                           MalformedKind::kUnknownResponseType, MalformedKind::kGarbageBody),
+                         [](const auto& info) { return KindName(info.param); });
 
 // An admin call whose answer never comes fails with kTimeout after client.request-timeout
 // (not a hang); the next call on the same connection succeeds.
