@@ -49,12 +49,18 @@ struct Schema {
   std::vector<int32_t> column_ids;
 };
 
+/// The largest TableDescriptor::bucket_count CreateTable sends: the server's default
+/// `max.bucket.num` (Fluss 0.9.1). Its coordinator builds a table's bucket assignment before it
+/// checks that limit, so a count in the millions exhausts the coordinator's heap and stops it
+/// (seen with 2^31 - 1); the client refuses a larger count before anything is sent.
+inline constexpr int32_t kMaxBucketCount = 128000;
+
 /// Everything needed to create a table. `log_format` and `kv_format` of the Python API are the
 /// properties "table.log.format" and "table.kv.format".
 struct TableDescriptor {
   Schema schema;
   std::vector<std::string> partition_keys;
-  std::optional<int32_t> bucket_count;
+  std::optional<int32_t> bucket_count;  ///< 1 .. kMaxBucketCount; unset: the server's default
   std::vector<std::string> bucket_keys;
   std::optional<std::string> comment;
   std::map<std::string, std::string> properties;         ///< "table.*" options, validated by the server

@@ -7,12 +7,12 @@ from collections.abc import Mapping
 from typing import Dict, List, Optional
 
 from ._errors import FlussError
+from ._native import _fluss
 
 
-# Largest bucket_count: the server's default max.bucket.num (Fluss 0.9.1, ConfigOptions). Its
-# coordinator builds a table's bucket assignment before it checks that limit, so a count in the
-# millions exhausts the coordinator's heap and stops it (seen with 2**31 - 1); refused here.
-_MAX_BUCKETS = 128000
+# Largest bucket_count: the server's default max.bucket.num (fluss::kMaxBucketCount, which says
+# why the client refuses more); checked here already so that TableDescriptor raises.
+_MAX_BUCKETS = _fluss.MAX_BUCKET_COUNT
 
 
 def _column_list(owner: str, arg: str, value, columns: Optional[List[str]] = None) -> List[str]:

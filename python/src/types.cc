@@ -66,6 +66,8 @@ std::string Spell(const row::DataType& t, bool with_null = true) {
 }  // namespace
 
 void BindTypes(nb::module_& m) {
+  // fluss::kMaxBucketCount (the server's default max.bucket.num), for TableDescriptor's check.
+  m.attr("MAX_BUCKET_COUNT") = fluss::kMaxBucketCount;
   m.def(
       "_column_types",
       [](nb::handle schema) {

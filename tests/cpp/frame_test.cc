@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <limits>
 #include <set>
 #include <string>
 #include <vector>
@@ -226,6 +227,9 @@ TEST(ErrorCodes, NamesFollowTheJavaEnum) {
     EXPECT_STREQ(fluss::protocol::ErrorCodeName(code), kExpected[code + 1]) << "code " << code;
   EXPECT_STREQ(fluss::protocol::ErrorCodeName(-2), "UNKNOWN");
   EXPECT_STREQ(fluss::protocol::ErrorCodeName(71), "UNKNOWN");
+  // (found by the responses fuzzer: the index computation overflowed for the largest codes)
+  EXPECT_STREQ(fluss::protocol::ErrorCodeName(std::numeric_limits<int32_t>::max()), "UNKNOWN");
+  EXPECT_STREQ(fluss::protocol::ErrorCodeName(std::numeric_limits<int32_t>::min()), "UNKNOWN");
 
   // The public enumeration (include/fluss/error_codes.h) is the same table, in code order.
   const auto& all = fluss::AllErrorCodes();

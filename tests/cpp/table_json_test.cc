@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 
@@ -24,6 +25,7 @@
 
 namespace {
 
+using fluss::kMaxBucketCount;
 using fluss::StatusCode;
 using fluss::TableDescriptor;
 using fluss::metadata::TableDescriptorFromJson;
@@ -137,6 +139,24 @@ TEST(TableJson, BucketKeysWithoutCount) {
   ASSERT_TRUE(json.ok());
   EXPECT_NE(json->find(R"("partition_key":[],"bucket_key":["k"],"properties":{})"), std::string::npos) << *json;
   EXPECT_EQ(json->find("bucket_count"), std::string::npos) << *json;
+}
+
+TEST(TableJson, BucketCountOutsideOneToMaxBucketNumIsRefused) {
+  // 0.9.1's coordinator builds the bucket assignment before it checks max.bucket.num: 2^31 - 1
+  // buckets stopped it with an OutOfMemoryError (found by the property tests), so the count is
+  // bounded before anything is sent.
+  TableDescriptor d;
+  d.schema.arrow_schema = arrow::schema({arrow::field("k", arrow::int64())});
+  d.bucket_count = kMaxBucketCount;
+  ASSERT_TRUE(TableDescriptorToJson(d).ok());
+  for (int32_t n : {0, -1, kMaxBucketCount + 1, std::numeric_limits<int32_t>::max()}) {
+    d.bucket_count = n;
+    auto json = TableDescriptorToJson(d);
+    ASSERT_FALSE(json.ok()) << n;
+    EXPECT_EQ(json.status().code(), StatusCode::kInvalidArgument);
+    EXPECT_EQ(json.status().message(), "bucket_count must be in 1 .. 128000 (the server's max.bucket.num), got " +
+                                           std::to_string(n));
+  }
 }
 
 TEST(TableJson, OtherArrowUnitsAndAliases) {
@@ -380,6 +400,18 @@ TEST(TableJson, MalformedOrUnsupportedServerJson) {
       {R"({"schema":{"columns":[{"name":"a","data_type":{"type":"TIME_WITHOUT_TIME_ZONE","precision":"x"}}]}})",
        StatusCode::kProtocol},
       {R"({"schema":{"columns":[{"name":"a","data_type":{"type":"INTEGER"}}],"primary_key":[1]}})",
+       StatusCode::kProtocol},
+      // Integers outside int32 (the fuzzer's 1.1e52 precision was undefined behaviour in the
+      // conversion; a wider integer was truncated), in every integer member read.
+      {R"({"schema":{"columns":[{"name":"a","data_type":{"type":"TIMESTAMP_WITH_LOCAL_TIME_ZONE","precision":1.1e52}}]}})",
+       StatusCode::kProtocol},
+      {R"({"schema":{"columns":[{"name":"a","data_type":{"type":"TIME_WITHOUT_TIME_ZONE","precision":4294967299}}]}})",
+       StatusCode::kProtocol},
+      {R"({"schema":{"columns":[{"name":"a","data_type":{"type":"DECIMAL","precision":10,"scale":-4294967296}}]}})",
+       StatusCode::kProtocol},
+      {R"({"schema":{"columns":[{"name":"a","data_type":{"type":"CHAR","length":2.0}}]}})", StatusCode::kProtocol},
+      {R"({"schema":{"columns":[{"name":"a","data_type":{"type":"INTEGER"},"id":2147483648}]}})", StatusCode::kProtocol},
+      {R"({"schema":{"columns":[{"name":"a","data_type":{"type":"INTEGER"}}]},"bucket_count":18446744073709551615})",
        StatusCode::kProtocol},
       // A type this client does not know: a clear "unsupported", not a crash.
       {R"({"schema":{"columns":[{"name":"tags","data_type":{"type":"MULTISET","element_type":{"type":"STRING"}}}]}})",

@@ -3,6 +3,7 @@
 #include <arrow/type.h>
 #include <arrow/util/key_value_metadata.h>
 
+#include <limits>
 #include <set>
 
 #include "fluss/row/data_type.h"
@@ -92,6 +93,20 @@ Status CheckTypeParameters(const std::string& name, const row::DataType& type) {
   return Status::OK();
 }
 
+/// The member `key` of the object `j` as an int32, or `fallback` when `j` has no such member. A
+/// member that is not an integer in int32 range is malformed: nlohmann's get<int32_t> converts
+/// an out-of-range double with undefined behaviour and truncates a wider integer.
+Result<int32_t> Int32Member(const json& j, const char* key, int32_t fallback) {
+  if (!j.contains(key)) return fallback;
+  const json& v = j[key];
+  if (v.is_number_unsigned() && v.get<uint64_t>() <= static_cast<uint64_t>(std::numeric_limits<int32_t>::max()))
+    return static_cast<int32_t>(v.get<uint64_t>());
+  if (v.is_number_integer() && !v.is_number_unsigned() && v.get<int64_t>() >= std::numeric_limits<int32_t>::min() &&
+      v.get<int64_t>() <= std::numeric_limits<int32_t>::max())
+    return static_cast<int32_t>(v.get<int64_t>());
+  return Status::Protocol(std::string("'") + key + "' is not a 32-bit integer: " + v.dump());
+}
+
 /// The DataType of a DataType JSON object; missing lengths and precisions take Fluss's
 /// defaults. `depth` counts the enclosing types.
 Result<row::DataType> TypeOfJson(const json& t, int depth = 0) {
@@ -112,20 +127,24 @@ Result<row::DataType> TypeOfJson(const json& t, int depth = 0) {
   };
   switch (*root) {
     case TypeRoot::kChar:
-    case TypeRoot::kBinary:
-      type.length = t.value("length", 1);
+    case TypeRoot::kBinary: {
+      FLUSS_ASSIGN_OR_RETURN(type.length, Int32Member(t, "length", 1));
       break;
-    case TypeRoot::kDecimal:
-      type.precision = t.value("precision", 10);
-      type.scale = t.value("scale", 0);
+    }
+    case TypeRoot::kDecimal: {
+      FLUSS_ASSIGN_OR_RETURN(type.precision, Int32Member(t, "precision", 10));
+      FLUSS_ASSIGN_OR_RETURN(type.scale, Int32Member(t, "scale", 0));
       break;
-    case TypeRoot::kTime:
-      type.precision = t.value("precision", 0);
+    }
+    case TypeRoot::kTime: {
+      FLUSS_ASSIGN_OR_RETURN(type.precision, Int32Member(t, "precision", 0));
       break;
+    }
     case TypeRoot::kTimestamp:
-    case TypeRoot::kTimestampLtz:
-      type.precision = t.value("precision", 6);
+    case TypeRoot::kTimestampLtz: {
+      FLUSS_ASSIGN_OR_RETURN(type.precision, Int32Member(t, "precision", 6));
       break;
+    }
     case TypeRoot::kArray: {
       FLUSS_ASSIGN_OR_RETURN(auto element, child("element_type", "item"));
       type.children.push_back(std::move(element));
@@ -187,8 +206,9 @@ Result<std::string> TableDescriptorToJson(const TableDescriptor& d) {
   FLUSS_RETURN_NOT_OK(check_columns(d.schema.primary_keys, "primary_keys"));
   FLUSS_RETURN_NOT_OK(check_columns(d.partition_keys, "partition_keys"));
   FLUSS_RETURN_NOT_OK(check_columns(d.bucket_keys, "bucket_keys"));
-  if (d.bucket_count && *d.bucket_count <= 0)
-    return Status::InvalidArgument("bucket_count must be positive, got " + std::to_string(*d.bucket_count));
+  if (d.bucket_count && (*d.bucket_count <= 0 || *d.bucket_count > kMaxBucketCount))
+    return Status::InvalidArgument("bucket_count must be in 1 .. " + std::to_string(kMaxBucketCount) +
+                                   " (the server's max.bucket.num), got " + std::to_string(*d.bucket_count));
   std::set<std::string> pk(d.schema.primary_keys.begin(), d.schema.primary_keys.end());
 
   // Column ids as Java's Schema builder assigns them: each column ++highest, then its nested
@@ -263,8 +283,8 @@ Result<Schema> SchemaFromObject(const json& s) {
       md->Append("comment", c["comment"].get<std::string>());
       field = field->WithMetadata(md);
     }
-    out.column_ids.push_back(c.contains("id") && c["id"].is_number_integer() ? c["id"].get<int32_t>()
-                                                                             : static_cast<int32_t>(fields.size()));
+    FLUSS_ASSIGN_OR_RETURN(int32_t id, Int32Member(c, "id", static_cast<int32_t>(fields.size())));
+    out.column_ids.push_back(id);
     fields.push_back(std::move(field));
   }
   out.arrow_schema = arrow::schema(std::move(fields));
@@ -291,8 +311,9 @@ Result<TableDescriptor> TableDescriptorFromJson(std::string_view text) try {
   if (j.contains("comment") && j["comment"].is_string()) d.comment = j["comment"].get<std::string>();
   d.partition_keys = StringList(j, "partition_key");
   d.bucket_keys = StringList(j, "bucket_key");
-  if (j.contains("bucket_count") && j["bucket_count"].is_number_integer())
-    d.bucket_count = j["bucket_count"].get<int32_t>();
+  if (j.contains("bucket_count")) {
+    FLUSS_ASSIGN_OR_RETURN(d.bucket_count, Int32Member(j, "bucket_count", 0));
+  }
   d.properties = StringMap(j, "properties");
   d.custom_properties = StringMap(j, "custom_properties");
   return d;

@@ -28,7 +28,8 @@ constexpr bool Consecutive() {
 static_assert(Consecutive(), "FLUSS_ERROR_CODES must list the codes -1, 0, 1, ... in order without gaps");
 
 const Entry* Find(int32_t code) {
-  if (code < kLowest || code - kLowest >= kCount) return nullptr;
+  // (in int64: code - kLowest overflows int32 for the largest codes a server could send)
+  if (code < kLowest || int64_t{code} - kLowest >= kCount) return nullptr;
   return &kTable[code - kLowest];
 }
 
