@@ -52,7 +52,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from fluss import FlussError
+from fluss import EARLIEST_OFFSET, FlussError
 
 # ---- settings profiles
 
@@ -780,6 +780,15 @@ async def bounded(awaitable, seconds: float = 60.0, what: str = "call"):
         return await asyncio.wait_for(awaitable, seconds)
     except asyncio.TimeoutError:
         raise AssertionError(f"{what} did not complete within {seconds} s (hang)") from None
+
+
+async def flush_and_scan(writer, table) -> pa.Table:
+    """Flushes ``writer`` and reads bucket 0 of ``table`` (a log table) from the earliest
+    offset to its end through the batch scanner, each step bounded."""
+    await bounded(writer.flush(), 60, "flush")
+    scanner = await table.new_scan().create_batch_scanner()
+    scanner.subscribe(0, EARLIEST_OFFSET)
+    return await bounded(scanner.to_arrow_async(), 60, "to_arrow")
 
 
 HANG_SECONDS = 180

@@ -25,18 +25,16 @@ from hypothesis import strategies as st
 import fluss
 from conftest import new_table
 from property_model import (Outcomes, Refused, T, assert_read_back, bounded, call_refused_or_accepted, column_list,
-                            draw_many, every_type_columns, examples, expect_row, readback_row, row_values,
+                            draw_many, every_type_columns, examples, expect_row, flush_and_scan, readback_row, row_values,
                             run_property, schema, spell, watchdog)  # noqa: F401 (watchdog: autouse fixture)
 
 ID = ("id", T("bigint", nullable=False))
 
 
-async def _read_back(table, columns, count):
-    """{id: canonical row} through the batch scanner (to_arrow) and the same through the
-    record scanner (poll); asserts both agree."""
-    scanner = await table.new_scan().create_batch_scanner()
-    scanner.subscribe(0, fluss.EARLIEST_OFFSET)
-    got = await bounded(scanner.to_arrow_async(), 60, "to_arrow")
+async def _flush_and_read_back(writer, table, columns, count):
+    """Flushes, then {id: canonical row} through the batch scanner (to_arrow) and the same
+    through the record scanner (poll); asserts both agree."""
+    got = await flush_and_scan(writer, table)
     by_arrow = {r["id"]: readback_row(columns, r) for r in got.to_pylist()}
     assert len(by_arrow) == got.num_rows, "a row id read back twice"
     log = await table.new_scan().create_log_scanner()
@@ -75,8 +73,7 @@ async def _append_property(conn, admin, database, name, columns, log_format, n_e
             outcomes.refused += 1
 
     run_property(strategy, check, n_examples)
-    await bounded(writer.flush(), 60, "flush")
-    got = await _read_back(table, columns, len(accepted))
+    got = await _flush_and_read_back(writer, table, columns, len(accepted))
     assert_read_back(accepted, got, lambda i: f"row {inputs[i]!r}")
     outcomes.report()
     return outcomes
@@ -141,10 +138,7 @@ async def test_defects_found_by_the_properties_stay_fixed(conn, admin, database,
         else:
             writer.append({"id": i, column: value})
             want[i] = (column, back)
-    await bounded(writer.flush(), 60, "flush")
-    scanner = await table.new_scan().create_batch_scanner()
-    scanner.subscribe(0, fluss.EARLIEST_OFFSET)
-    got = {r["id"]: r for r in (await bounded(scanner.to_arrow_async(), 60, "to_arrow")).to_pylist()}
+    got = {r["id"]: r for r in (await flush_and_scan(writer, table)).to_pylist()}
     assert sorted(got) == sorted(want)
     for i, (column, back) in want.items():
         assert got[i][column] == back and type(got[i][column]) is type(back), (REGRESSIONS[i], got[i][column])

@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 
 import fluss
 from conftest import new_table
-from property_model import (EPOCH, ERRORS, UTC, Outcomes, T, _unit, arrow_type, assert_read_back, bounded,
-                            column_list, draw_many, every_type_columns, examples, expect, field, readback,
+from property_model import (EPOCH, ERRORS, UTC, Outcomes, T, _unit, arrow_type, assert_read_back,
+                            column_list, draw_many, every_type_columns, examples, expect, field, flush_and_scan, readback,
                             run_property, schema, valid_values, watchdog)  # noqa: F401 (watchdog: autouse fixture)
 
 ID = ("id", T("bigint", nullable=False))
@@ -213,10 +213,7 @@ async def _arrow_property(conn, admin, database, name, columns, log_format, n_ex
         outcomes.accepted += 1
 
     run_property(batches(columns, ids), check, n_examples)
-    await bounded(writer.flush(), 60, "flush")
-    scanner = await table.new_scan().create_batch_scanner()
-    scanner.subscribe(0, fluss.EARLIEST_OFFSET)
-    got_table = await bounded(scanner.to_arrow_async(), 60, "to_arrow")
+    got_table = await flush_and_scan(writer, table)
     got_cols = [arrow_canon(t, got_table.column(n).combine_chunks()) for n, t in columns]
     got = {r[0][1]: tuple(r) for r in zip(*got_cols)} if got_table.num_rows else {}
     assert_read_back(accepted, got, lambda i: f"row id {i} of an accepted batch")
@@ -257,10 +254,7 @@ async def test_arrow_values_outside_the_fluss_type_are_refused_in_every_log_form
         with pytest.raises(fluss.FlussError) as e:
             writer.write_arrow_batch(bad)
         assert f"column '{column}'" in e.value.message, e.value.message
-    await bounded(writer.flush(), 60, "flush")
-    scanner = await table.new_scan().create_batch_scanner()
-    scanner.subscribe(0, fluss.EARLIEST_OFFSET)
-    got = await bounded(scanner.to_arrow_async(), 60, "to_arrow")
+    got = await flush_and_scan(writer, table)
     assert got.column("id").to_pylist() == [1]
     assert got.column("t").cast(pa.int32()).to_pylist() == [86399]
     assert got.column("ts").cast(pa.int64()).to_pylist() == [-(2**40)]
