@@ -27,6 +27,10 @@ using it::Bootstrap;
 using it::RunOnIo;
 using protocol::ApiKey;
 
+// How long a new table's bucket may take to get a leader: a bound against a hang, not a speed
+// requirement (under a loaded machine 0.9.1's coordinator took over 30 s once).
+constexpr auto kLeaderWait = std::chrono::seconds(180);
+
 class IdempotenceIT : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -47,7 +51,7 @@ class IdempotenceIT : public ::testing::Test {
                   Status st = co_await c->cluster()->Bootstrap();
                   if (!st.ok()) co_return st;
                   const std::vector<TablePath> tables{p};
-                  st = co_await c->cluster()->WaitForLeaders(p, 1, metadata::Clock::now() + std::chrono::seconds(30));
+                  st = co_await c->cluster()->WaitForLeaders(p, 1, metadata::Clock::now() + kLeaderWait);
                   if (!st.ok()) co_return st;
                   co_return true;
                 }(raw_, path_));
@@ -224,7 +228,7 @@ TEST_F(IdempotenceIT, ResentKvBatchIsWrittenOnce) {
   ASSERT_TRUE(t.ok()) << t.status().ToString();
   const auto& info = (*t)->info();
   ASSERT_TRUE(RunOnIo<bool>(raw_, [](std::shared_ptr<ConnectionImpl> c, TablePath p) -> asio::awaitable<Result<bool>> {
-                Status st = co_await c->cluster()->WaitForLeaders(p, 1, metadata::Clock::now() + std::chrono::seconds(30));
+                Status st = co_await c->cluster()->WaitForLeaders(p, 1, metadata::Clock::now() + kLeaderWait);
                 if (!st.ok()) co_return st;
                 co_return true;
               }(raw_, pk_path)).ok());

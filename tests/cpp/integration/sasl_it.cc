@@ -75,7 +75,7 @@ TEST_F(SaslIT, UpsertAndLookupAsAlice) {
 
 TEST_F(SaslIT, WrongPasswordFailsAtConnectWith46) {
   auto props = SaslProperties("not-alices-password");
-  props["client.request-timeout"] = "60 s";
+  props["client.request-timeout"] = "300 s";
   const auto t0 = std::chrono::steady_clock::now();
   auto conn = Connection::Connect(props);
   const auto waited = std::chrono::steady_clock::now() - t0;
@@ -84,8 +84,9 @@ TEST_F(SaslIT, WrongPasswordFailsAtConnectWith46) {
   EXPECT_EQ(conn.status().error_code(), 46) << conn.status().ToString();  // AUTHENTICATE_EXCEPTION
   EXPECT_NE(conn.status().message().find("user 'alice'"), std::string::npos) << conn.status().message();
   EXPECT_EQ(conn.status().ToString().find("not-alices-password"), std::string::npos);
-  // The server's answer is final: not retried until the 60 s request timeout.
-  EXPECT_LT(waited, std::chrono::seconds(30));
+  // The server's answer is final: not retried until the 300 s request timeout (half of it is a
+  // margin no loaded machine comes near).
+  EXPECT_LT(waited, std::chrono::seconds(150));
 }
 
 }  // namespace
