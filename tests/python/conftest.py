@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import pathlib
 import subprocess
+import sys
 import asyncio
 import time
 import uuid
@@ -13,6 +14,9 @@ import uuid
 import pytest
 
 import fluss
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "support"))
+from served_tables import tables_the_coordinator_serves  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -29,49 +33,16 @@ def _bootstrap() -> str:
     return servers
 
 
-_create_table = fluss.FlussAdmin.create_table
-MISSED_TABLE_WAIT_S = 60
-CS_LOG = pathlib.Path(__file__).resolve().parents[2] / ".local-cluster" / "logs" / "cs.log"
-
-
-async def _create_table_until_served(self, table_path, table_descriptor, ignore_if_exists=False):
-    """FlussAdmin.create_table, then waits until every bucket of a non-partitioned table has a
-    leader, dropping and creating the table again when it gets none.
-
-    Why: Fluss 0.9.1's coordinator learns of a new table from a NODE_CHANGED event of its
-    ZooKeeper node (TableChangeWatcher). When its cache reads the node only after the table
-    data is in it (a new database, a backlog of drops), it gets NODE_CREATED instead, which it
-    ignores for tables: the table exists but its buckets never get a leader, and a write waits
-    out the delivery timeout (seen in CI: no "New table" line in the coordinator log for it).
-    No client can tell such a table from a slow one but by waiting; the tests create again.
-    """
-    loop = asyncio.get_running_loop()
-    for attempt in range(3):
-        await _create_table(self, table_path, table_descriptor, ignore_if_exists)
-        info = await self.get_table(table_path)
-        deadline = loop.time() + MISSED_TABLE_WAIT_S
-        while loop.time() < deadline:
-            if info.is_partitioned():
-                # No buckets before its partitions, and a partition of a missed table wedges the
-                # coordinator (a NullPointerException leaves its request batch non-empty): the
-                # coordinator's own log says whether it registered the table. Unknowable without
-                # the log of a cluster tools/local-cluster started here.
-                if not CS_LOG.exists() or f"New table: {table_path} with id {info.table_id}," in \
-                        CS_LOG.read_text(errors="replace"):
-                    return
-            elif len(await self._bucket_leaders(table_path)) == info.num_buckets:
-                return
-            await asyncio.sleep(0.1)
-        print(f"conftest: the coordinator missed table {table_path} (attempt {attempt + 1}); creating it again")
-        await self.drop_table(table_path, ignore_if_not_exists=True)
-    raise AssertionError(f"table {table_path}: not served by the coordinator after 3 creations")
+# The coordinator log of the cluster under test (tools/test names it; by default the one
+# tools/local-cluster starts here).
+CS_LOG = pathlib.Path(os.environ.get("FLUSS_COORDINATOR_LOG", ROOT / ".local-cluster" / "logs" / "cs.log"))
 
 
 @pytest.fixture(scope="session", autouse=True)
 def _tables_the_coordinator_serves():
-    fluss.FlussAdmin.create_table = _create_table_until_served
-    yield
-    fluss.FlussAdmin.create_table = _create_table
+    """Tables Fluss 0.9.1's coordinator missed are created again (tests/support/served_tables.py)."""
+    with tables_the_coordinator_serves(CS_LOG):
+        yield
 
 
 @pytest.fixture(scope="session")

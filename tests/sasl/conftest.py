@@ -21,6 +21,7 @@ import asyncio
 import os
 import pathlib
 import subprocess
+import sys
 import uuid
 from dataclasses import dataclass
 from typing import Dict, List, Optional
@@ -28,6 +29,9 @@ from typing import Dict, List, Optional
 import pytest
 
 import fluss
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "support"))
+from served_tables import tables_the_coordinator_serves  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 LC = str(ROOT / "tools" / "local-cluster")
@@ -122,6 +126,13 @@ def sasl_config(cluster: SaslCluster, user: str = "alice", password: Optional[st
     }
     props.update(extra)
     return fluss.Config(props)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _tables_the_coordinator_serves():
+    """Tables Fluss 0.9.1's coordinator missed are created again (tests/support/served_tables.py)."""
+    with tables_the_coordinator_serves(pathlib.Path(HOME) / "logs" / "cs.log"):
+        yield
 
 
 @pytest.fixture

@@ -40,7 +40,7 @@ class IdempotenceIT : public ::testing::Test {
     d.schema.arrow_schema = arrow::schema({arrow::field("a", arrow::int32())});
     d.bucket_count = 1;
     d.properties["table.log.arrow.compression.type"] = "NONE";
-    ASSERT_TRUE(AwaitStatus([&](auto cb) { admin_->CreateTableAsync(path_, d, false, cb); }).ok());
+    ASSERT_TRUE(it::CreateServedTable(*admin_, path_, d).ok());
     auto t = Await<std::shared_ptr<Table>>([&](auto cb) { conn_->GetTableAsync(path_, cb); });
     ASSERT_TRUE(t.ok()) << t.status().ToString();
     table_ = *t;
@@ -223,7 +223,7 @@ TEST_F(IdempotenceIT, ResentKvBatchIsWrittenOnce) {
   d.schema.arrow_schema = arrow::schema({arrow::field("a", arrow::int32(), false), arrow::field("b", arrow::int32())});
   d.schema.primary_keys = {"a"};
   d.bucket_count = 1;
-  ASSERT_TRUE(AwaitStatus([&](auto cb) { admin_->CreateTableAsync(pk_path, d, false, cb); }).ok());
+  ASSERT_TRUE(it::CreateServedTable(*admin_, pk_path, d).ok());
   auto t = Await<std::shared_ptr<Table>>([&](auto cb) { conn_->GetTableAsync(pk_path, cb); });
   ASSERT_TRUE(t.ok()) << t.status().ToString();
   const auto& info = (*t)->info();

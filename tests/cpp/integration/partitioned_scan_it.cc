@@ -55,7 +55,7 @@ class PartitionedScanIT : public ::testing::Test {
     // Produce() writes uncompressed batches; a projected fetch re-encodes them under the
     // table's compression, so the table says NONE.
     d.properties["table.log.arrow.compression.type"] = "NONE";
-    Status st = AwaitStatus([&](auto cb) { admin_->CreateTableAsync(path_, d, false, cb); });
+    Status st = it::CreateServedTable(*admin_, path_, d);
     EXPECT_TRUE(st.ok()) << st.ToString();
     created_ = st.ok();
     for (const auto& r : regions) {
@@ -352,7 +352,7 @@ TEST_F(PartitionedScanIT, BucketCallsOfTheOtherKindOfTableAreRefused) {
   TableDescriptor d;
   d.schema.arrow_schema = Schema();
   d.bucket_count = 1;
-  ASSERT_TRUE(AwaitStatus([&](auto cb) { admin_->CreateTableAsync(plain, d, false, cb); }).ok());
+  ASSERT_TRUE(it::CreateServedTable(*admin_, plain, d).ok());
   auto t2 = Await<std::shared_ptr<Table>>([&](auto cb) { conn_->GetTableAsync(plain, cb); });
   ASSERT_TRUE(t2.ok());
   auto s2 = (*t2)->NewLogScanner();
