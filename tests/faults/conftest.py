@@ -33,7 +33,7 @@ import pytest
 import fluss
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "support"))
-from served_tables import coordinator_serves  # noqa: E402
+from served_tables import wait_until_served  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 LC = str(ROOT / "tools" / "local-cluster")
@@ -362,7 +362,9 @@ async def new_table(conn, admin, prefix: str, buckets: int = 3, keyed: bool = Fa
         path = fluss.TablePath("fluss", unique_name(prefix))
         await asyncio.wait_for(admin.create_table(path, desc), bound)
         _CREATED.append(path)
-        if partition_keys and not await _registered(admin, path, bound):
+        # A partition of a table the coordinator missed would wedge it (tests/support/served_tables.py).
+        if partition_keys and not await asyncio.wait_for(
+                wait_until_served(admin, path, pathlib.Path(HOME) / "logs" / "cs.log", 30), bound):
             sys.stderr.write(f"\nnote: the coordinator missed {path}; creating another\n")
             continue
         for value in partitions:
@@ -381,18 +383,6 @@ async def new_table(conn, admin, prefix: str, buckets: int = 3, keyed: bool = Fa
                     break
                 await asyncio.sleep(0.5)
     raise AssertionError(f"3 new tables in a row got no bucket leaders within 30s")
-
-
-async def _registered(admin, path, bound: float) -> bool:
-    """Whether the coordinator registered new partitioned table `path` within 30 s (its log
-    says so; tests/support/served_tables.py): a partition of a table it missed would wedge it."""
-    info = await asyncio.wait_for(admin.get_table(path), bound)
-    deadline = time.monotonic() + 30
-    while not await coordinator_serves(admin, path, info, pathlib.Path(HOME) / "logs" / "cs.log"):
-        if time.monotonic() > deadline:
-            return False
-        await asyncio.sleep(0.1)
-    return True
 
 
 async def bucket_leaders(admin, path, partition: Optional[str] = None) -> Optional[Dict[int, int]]:

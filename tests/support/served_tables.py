@@ -35,6 +35,18 @@ async def coordinator_serves(admin, table_path, info, cs_log: pathlib.Path) -> b
     return len(await admin._bucket_leaders(table_path)) == info.num_buckets
 
 
+async def wait_until_served(admin, table_path, cs_log: pathlib.Path, wait_s: float) -> bool:
+    """Polls coordinator_serves every 0.1 s for up to `wait_s` seconds; whether it became true."""
+    info = await admin.get_table(table_path)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + wait_s
+    while not await coordinator_serves(admin, table_path, info, cs_log):
+        if loop.time() >= deadline:
+            return False
+        await asyncio.sleep(0.1)
+    return True
+
+
 @contextlib.contextmanager
 def tables_the_coordinator_serves(cs_log: pathlib.Path) -> Iterator[None]:
     """While open, FlussAdmin.create_table waits until the coordinator serves the new table
@@ -42,15 +54,10 @@ def tables_the_coordinator_serves(cs_log: pathlib.Path) -> Iterator[None]:
     does not. `cs_log` is the coordinator log of the cluster under test."""
 
     async def create_table_until_served(self, table_path, table_descriptor, ignore_if_exists=False):
-        loop = asyncio.get_running_loop()
         for attempt in range(3):
             await _create_table(self, table_path, table_descriptor, ignore_if_exists)
-            info = await self.get_table(table_path)
-            deadline = loop.time() + MISSED_TABLE_WAIT_S
-            while loop.time() < deadline:
-                if await coordinator_serves(self, table_path, info, cs_log):
-                    return
-                await asyncio.sleep(0.1)
+            if await wait_until_served(self, table_path, cs_log, MISSED_TABLE_WAIT_S):
+                return
             print(f"served_tables: the coordinator missed table {table_path} (attempt {attempt + 1}); "
                   "creating it again")
             await self.drop_table(table_path, ignore_if_not_exists=True)
