@@ -37,14 +37,14 @@ ROOT = os.path.dirname(HERE)
 DRIVER = os.path.join(HERE, "driver.py")
 RESULTS = os.path.join(HERE, "results")
 CLIENTS = ("ours", "pyfluss")
-WORKLOADS = ("W1", "W2", "W3", "W4", "W5")
+WORKLOADS = ("W1", "W1B", "W2", "W3", "W4", "W5")
 PK_WORKLOADS = ("W4", "W5")  # primary-key table: run once per pair, under NONE (see README)
 
 sys.path.insert(0, HERE)
 from driver import PK_OPTIONS, add_pk_options, pk_option_argv  # noqa: E402
 
 # Phase order in the report (W5's levels, W5.inflight_<n>, follow in the order of n).
-PHASES = ["W1.append_dicts", "W1.read_to_arrow", "W2.write_arrow_batch", "W3.scan_all", "W3.scan_one_col",
+PHASES = ["W1.append_dicts", "W1.read_to_arrow", "W1.poll_records", "W1b.append_tuples", "W2.write_arrow_batch", "W3.scan_all", "W3.scan_one_col",
           "W4.insert", "W4.update"]
 
 
@@ -372,7 +372,7 @@ LOOKUP_RATIOS = [
 ]
 # (title, workloads, raw metrics, ratios): one pair of tables each
 SECTIONS = [
-    ("W1-W3, log tables", ("W1", "W2", "W3"), RAW_METRICS, RATIOS),
+    ("W1-W3, log tables", ("W1", "W1b", "W2", "W3"), RAW_METRICS, RATIOS),
     ("W4, upserts", ("W4",), UPSERT_METRICS, UPSERT_RATIOS),
     ("W5, point lookups", ("W5",), LOOKUP_METRICS, LOOKUP_RATIOS),
 ]
@@ -542,8 +542,8 @@ def _ratios(title, combos, phases, all_pairs, ratios) -> list:
 
 
 def _phase_in_group(phase, group) -> bool:
-    w = phase.split(".")[0]
-    return w in group.split(",")
+    w = phase.split(".")[0].upper()
+    return w in group.upper().split(",")
 
 
 # ================================================================================ main
@@ -552,7 +552,7 @@ def _phase_in_group(phase, group) -> bool:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--pairs", type=int, default=3, help="A/B pairs per workload and regime (default 3)")
-    p.add_argument("--workloads", default="W1,W2,W3", help="comma-separated subset of W1,W2,W3,W4,W5")
+    p.add_argument("--workloads", default="W1,W1b,W2,W3", help="comma-separated subset of W1,W1b,W2,W3,W4,W5")
     p.add_argument("--compressions", default="NONE,ZSTD", help="table.log.arrow.compression.type values")
     p.add_argument("--rows", type=int, default=1_000_000)
     p.add_argument("--seed", type=int, default=42)
@@ -590,8 +590,9 @@ def main(argv=None) -> int:
     args.compressions = ",".join(compressions)
 
     groups = []
-    if "W1" in workloads:
-        groups.append("W1")
+    w1 = [w for w in ("W1", "W1B") if w in workloads]
+    if w1:
+        groups.append(",".join(w1))
     w23 = [w for w in ("W2", "W3") if w in workloads]
     if w23:
         groups.append(",".join(w23))

@@ -12,6 +12,9 @@ crash still leaves the earlier phases (compare.py kills the process on timeout).
 Workloads (one compression regime per run, --compression NONE|ZSTD):
   W1  append --rows dicts (prepared before the window) + flush   -> phase W1.append_dicts
       then read everything back with to_arrow                   -> phase W1.read_to_arrow
+      and with a record scanner's poll, every record's row dict -> phase W1.poll_records
+  W1B append --rows tuples (prepared before the window) + flush  -> phase W1b.append_tuples
+      (checked by an untimed read-back)
   W2  write_arrow_batch of --batch-rows-row RecordBatches + flush -> phase W2.write_arrow_batch
       (checked by an untimed read-back, or by W3 when it runs in the same process)
   W3  scan the table to Arrow, all columns                       -> phase W3.scan_all
@@ -174,6 +177,12 @@ class OursClient(_Client):
         scanner.subscribe_buckets({b: self.f.EARLIEST_OFFSET for b in range(num_buckets)})
         return scanner.to_arrow()
 
+    async def new_record_scanner(self, table):
+        return await table.new_scan().create_log_scanner()
+
+    async def poll(self, scanner, timeout_ms):
+        return await scanner.poll_async(timeout_ms)
+
     async def drop_table(self, path):
         await self.admin.drop_table(path, ignore_if_not_exists=True)
 
@@ -258,6 +267,12 @@ class PyflussClient(_Client):
     async def read_all(self, scanner, num_buckets):
         scanner.subscribe_buckets({b: self.f.EARLIEST_OFFSET for b in range(num_buckets)})
         return await scanner.to_arrow()
+
+    async def new_record_scanner(self, table):
+        return await table.new_scan().create_log_scanner()
+
+    async def poll(self, scanner, timeout_ms):
+        return await scanner.poll(timeout_ms)  # ScanRecords: iterating yields every ScanRecord
 
     async def drop_table(self, path):
         await self.admin.drop_table(path, ignore_if_not_exists=True)
@@ -622,7 +637,7 @@ async def main_async(args) -> int:
              config=client.config(), executable=sys.executable)
 
     workloads = [w.strip().upper() for w in args.workloads.split(",") if w.strip()]
-    if any(w in workloads for w in ("W1", "W2", "W3")):
+    if any(w in workloads for w in ("W1", "W1B", "W2", "W3")):
         t_prep = time.perf_counter()
         ds = Dataset(args.rows, args.seed)
         run.log(f"dataset {ds.n} rows generated in {time.perf_counter() - t_prep:.1f}s")
@@ -661,6 +676,25 @@ async def main_async(args) -> int:
             del result
             return ok, details
 
+        async def poll_phase(name, table):
+            """Timed: subscribe every bucket from EARLIEST_OFFSET, then poll until every row has
+            arrived, taking each record's row dict. The rows are checked after the window."""
+            scanner = await client.new_record_scanner(table)
+            rows = []
+            take = rows.append
+            with Window() as w:
+                scanner.subscribe_buckets({b: fluss.EARLIEST_OFFSET for b in range(args.buckets)})
+                deadline = time.monotonic() + args.phase_timeout
+                while len(rows) < ds.n and time.monotonic() < deadline:
+                    for record in await client.poll(scanner, 1000):
+                        take(record.row)
+            result = pa.Table.from_pylist(rows, schema=ARROW_SCHEMA)
+            ok, details = _verify(result, ds, COLUMNS)
+            run.emit(kind="phase", phase=name, status="ok" if ok else "void",
+                     **w.metrics(len(rows), ds.logical_bytes(COLUMNS)), **details)
+            del rows, result
+            return ok
+
         # ---------------------------------------------------------------------- W1
         if "W1" in workloads:
             phase = "W1.prepare"
@@ -683,6 +717,29 @@ async def main_async(args) -> int:
             ok, details = await read_phase(phase, table, COLUMNS)
             run.emit(kind="phase", phase="W1.append_dicts", status="ok" if ok else "void", **m,
                      verified_by="W1.read_to_arrow", problems=details["problems"])
+            if not ok:
+                status = "void"
+
+            phase = "W1.poll_records"
+            run.log(phase)
+            if not await poll_phase(phase, table):
+                status = "void"
+
+        # ---------------------------------------------------------------------- W1b
+        if "W1B" in workloads:
+            phase = "W1b.prepare"
+            path, table = await fresh_table("w1b")
+            rows = ds.tuples()  # before the window
+            writer = await client.new_writer(table)
+            phase = "W1b.append_tuples"
+            run.log(f"{phase}: {len(rows)} rows")
+            w = await timed_writes(writer.append, rows, writer, args.phase_timeout)
+            del rows
+            m = w.metrics(ds.n, all_bytes)
+            phase = "W1b.verify"
+            ok, details = await read_phase(phase, table, COLUMNS, timed=False)
+            run.emit(kind="phase", phase="W1b.append_tuples", status="ok" if ok else "void", **m,
+                     verified_by="untimed read-back", problems=details["problems"])
             if not ok:
                 status = "void"
 
@@ -793,7 +850,7 @@ def pk_option_argv(args) -> list:
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--client", required=True, choices=sorted(CLIENTS))
-    p.add_argument("--workloads", default="W1", help="comma-separated subset of W1,W2,W3,W4,W5")
+    p.add_argument("--workloads", default="W1", help="comma-separated subset of W1,W1b,W2,W3,W4,W5")
     p.add_argument("--compression", default="NONE", choices=["NONE", "ZSTD"])
     p.add_argument("--rows", type=int, default=1_000_000)
     p.add_argument("--seed", type=int, default=42)

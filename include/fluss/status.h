@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -39,7 +40,14 @@ class [[nodiscard]] Status {
  public:
   Status() = default;
   Status(StatusCode code, int32_t error_code, std::string message)
-      : code_(code), error_code_(error_code), message_(std::move(message)) {}
+      : detail_(code == StatusCode::kOk ? nullptr : new Detail{code, error_code, std::move(message), false}) {}
+  Status(const Status& other) : detail_(other.detail_ ? new Detail(*other.detail_) : nullptr) {}
+  Status(Status&&) noexcept = default;
+  Status& operator=(const Status& other) {
+    if (this != &other) detail_.reset(other.detail_ ? new Detail(*other.detail_) : nullptr);
+    return *this;
+  }
+  Status& operator=(Status&&) noexcept = default;
 
   static Status OK() { return Status(); }
   static Status InvalidArgument(std::string msg) {
@@ -71,15 +79,15 @@ class [[nodiscard]] Status {
   /// transient state (e.g. a coordinator still starting) through UNKNOWN_SERVER_ERROR (-1).
   static Status ServerTransient(int32_t error_code, std::string msg) {
     Status st(StatusCode::kServer, error_code, std::move(msg));
-    st.transient_ = true;
+    st.detail_->transient = true;
     return st;
   }
 
-  bool ok() const { return code_ == StatusCode::kOk; }
-  StatusCode code() const { return code_; }
+  bool ok() const { return detail_ == nullptr; }
+  StatusCode code() const { return detail_ ? detail_->code : StatusCode::kOk; }
   /// The Fluss error code (server) or a client_error code; 0 when OK.
-  int32_t error_code() const { return error_code_; }
-  const std::string& message() const { return message_; }
+  int32_t error_code() const { return detail_ ? detail_->error_code : 0; }
+  const std::string& message() const;
   /// True when retrying the same call may succeed (the server's RetriableException family,
   /// connection loss, timeouts, and transient server states reported as ServerTransient).
   bool IsRetriable() const;
@@ -89,10 +97,15 @@ class [[nodiscard]] Status {
   Status WithContext(const std::string& context) const;
 
  private:
-  StatusCode code_ = StatusCode::kOk;
-  int32_t error_code_ = 0;
-  std::string message_;
-  bool transient_ = false;
+  // An OK Status is a null pointer: the hot paths (a Status per converted value) construct,
+  // test and destroy it without touching a string.
+  struct Detail {
+    StatusCode code;
+    int32_t error_code;
+    std::string message;
+    bool transient;
+  };
+  std::unique_ptr<Detail> detail_;
 };
 
 /// A value or an error Status.

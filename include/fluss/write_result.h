@@ -22,6 +22,9 @@ class WriteResult {
   Status Wait() const;
   /// True when the outcome is known.
   bool done() const;
+  /// True when both handles are of the same batch (so share one outcome): lets a binding hand
+  /// out one handle object for the rows of a batch.
+  bool SameOutcomeAs(const WriteResult& other) const { return state_ == other.state_; }
 
  private:
   std::shared_ptr<State> state_;

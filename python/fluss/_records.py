@@ -65,12 +65,25 @@ class ScanRecord:
 
     __slots__ = ("bucket", "offset", "timestamp", "change_type", "row")
 
+    # Scanners make records natively (python/src/scan_records.cc): the slots are filled without
+    # running __init__, and the record is not tracked by the cyclic garbage collector (a
+    # million tracked records made gen-2 collections cost ~2x the conversion itself). That is
+    # safe because a record's attributes are read-only: it can only be part of a cycle if the
+    # user puts it into its own row dict.
+
     def __init__(self, bucket: TableBucket, offset: int, timestamp: int, change_type: ChangeType, row: dict):
-        self.bucket = bucket            #: the TableBucket it came from
-        self.offset = offset            #: its offset in the bucket
-        self.timestamp = timestamp      #: commit time of its batch, epoch ms
-        self.change_type = change_type  #: ChangeType.AppendOnly (+A) for log tables
-        self.row = row                  #: {column: value}
+        init = object.__setattr__
+        init(self, "bucket", bucket)            #: the TableBucket it came from
+        init(self, "offset", offset)            #: its offset in the bucket
+        init(self, "timestamp", timestamp)      #: commit time of its batch, epoch ms
+        init(self, "change_type", change_type)  #: ChangeType.AppendOnly (+A) for log tables
+        init(self, "row", row)                  #: {column: value}
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"ScanRecord.{name} is read-only")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"ScanRecord.{name} is read-only")
 
     def __repr__(self) -> str:
         return (f"ScanRecord({_where(self.bucket)}, offset={self.offset}, timestamp={self.timestamp}, "

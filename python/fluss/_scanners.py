@@ -23,7 +23,7 @@ EARLIEST_OFFSET = -2
 LATEST_OFFSET = -1
 
 # Indexed by the change-type byte the native scanner reports per record.
-_CHANGE_TYPES = list(ChangeType)
+_CHANGE_TYPES = tuple(ChangeType)
 # Timeout of each poll behind ``async for``; it polls again while nothing arrives.
 _ASYNC_ITER_POLL_MS = 1000
 
@@ -85,6 +85,7 @@ class LogScanner:
         # Record polls return at most client.scanner.log.max-poll-records records (Python
         # objects per record); Arrow polls return whole fetches.
         self._max_records = native.max_poll_records if record_mode else 0
+        self._fallback_columns = None  # record mode: columns whose values pyarrow converts
 
     # ---- subscriptions
 
@@ -198,14 +199,17 @@ class LogScanner:
 
     def _records(self, polled) -> List[ScanRecord]:
         self._log_dropped_partitions()
-        out = []
-        for partition_id, bucket, base, _last, ts, caps, ct in polled.items():
-            tb = self._bucket(partition_id, bucket)
-            rows = pa.record_batch(_BatchCapsules(caps)).to_pylist()
-            for i, row in enumerate(rows):
-                change = ChangeType.AppendOnly if ct is None else _CHANGE_TYPES[ct[i]]
-                out.append(ScanRecord(tb, base + i, ts, change, row))
-        return out
+        # Rows are built natively from the Arrow buffers; the columns the native side does not
+        # convert (dates, times, timestamps, decimals, nested) take pyarrow's values.
+        if self._fallback_columns is None:
+            self._fallback_columns = self._n.fallback_columns()
+        fallback = self._fallback_columns
+
+        def fallback_of(i):
+            batch = pa.record_batch(_BatchCapsules(polled.capsules(i)))
+            return [batch.column(c).to_pylist() for c in fallback]
+
+        return self._n.records(polled, ScanRecord, self._bucket, _CHANGE_TYPES, fallback_of)
 
     def _arrow(self, polled) -> pa.Table:
         self._log_dropped_partitions()

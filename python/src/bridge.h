@@ -39,6 +39,9 @@ T ValueOrThrow(Result<T> r) {
 nb::object MakeError(const Status& st);
 /// Sets the Python factory MakeError calls: f(message, error_code, retriable, category).
 void SetErrorFactory(nb::object f);
+/// Raises `st` as fluss.FlussError: sets the Python error indicator (GIL held). For the few
+/// hot paths that are plain CPython functions, outside nanobind's exception translation.
+void SetPythonError(const Status& st);
 
 /// Owns a Python object from C++ code that may run without the GIL; releases it under the GIL
 /// (and leaks it if the interpreter is already finalising).

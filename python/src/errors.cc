@@ -24,13 +24,17 @@ nb::object MakeError(const Status& st) {
   return ErrorFactory()(st.message(), st.error_code(), st.IsRetriable(), static_cast<int>(st.code()));
 }
 
+void SetPythonError(const Status& st) {
+  nb::object err = MakeError(st);
+  PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(err.ptr())), err.ptr());
+}
+
 void BindErrors(nb::module_& m) {
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {
     try {
       std::rethrow_exception(p);
     } catch (const StatusError& e) {
-      nb::object err = MakeError(e.status);
-      PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(err.ptr())), err.ptr());
+      SetPythonError(e.status);
     }
   });
 

@@ -153,7 +153,9 @@ Status RowConverter::Convert(PyObject* row, std::vector<Value>* out) {
   nested_.Clear();
   keep_.clear();
   const size_t n = columns_.size();
-  out->assign(n, Value::Null());
+  // Every Value is written below (ConvertValue writes its Value whenever it succeeds), so the
+  // vector is only sized, not refilled per row.
+  if (out->size() != n) out->assign(n, Value::Null());
   if (PyDict_Check(row)) {
     Py_ssize_t found = 0;
     const Column* missing = nullptr;  // the first column without a key
@@ -162,6 +164,7 @@ Status RowConverter::Convert(PyObject* row, std::vector<Value>* out) {
       if (!v) {
         if (PyErr_Occurred()) throw nb::python_error();
         if (!missing) missing = &columns_[i];
+        (*out)[i] = Value::Null();
         continue;
       }
       ++found;
@@ -242,6 +245,19 @@ Status RowConverter::ConvertValue(const Column& col, PyObject* v, Value* out, co
   auto Fail = [&](const std::string& what) { return Status::InvalidArgument("column '" + at.str() + "': " + what); };
   if (v == Py_None) {
     *out = Value::Null();
+    return Status::OK();
+  }
+  // The exact built-in types first, without the numpy / pandas checks below (type-name
+  // compares that cost more than the conversion itself).
+  if (c.kind == Kind::kInt && PyLong_CheckExact(v)) {
+    int overflow = 0;
+    const long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (overflow) return Fail("integer value is out of range");
+    *out = Value::Int(x);
+    return Status::OK();
+  }
+  if (c.kind == Kind::kFloat && !c.single && PyFloat_CheckExact(v)) {
+    *out = Value::Double(PyFloat_AS_DOUBLE(v));
     return Status::OK();
   }
   const bool temporal = c.kind == Kind::kDate || c.kind == Kind::kTime || c.kind == Kind::kTimestampNtz ||

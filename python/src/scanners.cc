@@ -16,8 +16,10 @@
 #include <arrow/type.h>
 
 #include "arrow_capsules.h"
+#include "arrow_rows.h"
 #include "bindings.h"
 #include "bridge.h"
+#include "scan_records.h"
 
 namespace fluss::py {
 
@@ -45,6 +47,11 @@ struct PyPolled {
     }
     return out;
   }
+  /// The (schema_capsule, array_capsule) of batch `i`.
+  nb::object Capsules(size_t i) const {
+    if (i >= batches.size()) throw nb::index_error();
+    return ExportBatchCapsules(*batches[i].batch);
+  }
 };
 
 struct PollState {
@@ -57,7 +64,20 @@ struct PollState {
 struct PyScanner {
   std::shared_ptr<LogScanner> scanner;
   int64_t max_poll_records = 0;  // client.scanner.log.max-poll-records, for record scanners
+  std::shared_ptr<ArrowRows> rows;  // record scanners: made on first use, for scanner->schema()
   int64_t MaxPollRecords() const { return max_poll_records; }
+
+  const ArrowRows& Rows() {
+    if (!rows) rows = std::make_shared<ArrowRows>(*scanner->schema());
+    return *rows;
+  }
+  /// Indexes of the columns whose values `records` takes from `fallback_of` (pyarrow's).
+  std::vector<int> FallbackColumns() { return Rows().fallback_columns(); }
+  /// The ScanRecords of `polled` (scan_records.h).
+  nb::list Records(const PyPolled& polled, nb::handle record_type, nb::handle bucket_of, nb::handle change_types,
+                   nb::handle fallback_of) {
+    return MakeScanRecords(polled.batches, Rows(), record_type, bucket_of, change_types, fallback_of);
+  }
 
   void Subscribe(int32_t bucket, int64_t offset) { ThrowIfError(scanner->Subscribe(bucket, offset)); }
   void Unsubscribe(int32_t bucket) { ThrowIfError(scanner->Unsubscribe(bucket)); }
@@ -169,13 +189,14 @@ struct PyScanner {
 }  // namespace
 
 nb::object NewPyScanner(std::shared_ptr<LogScanner> scanner, int64_t max_poll_records) {
-  return nb::cast(PyScanner{std::move(scanner), max_poll_records});
+  return nb::cast(PyScanner{std::move(scanner), max_poll_records, nullptr});
 }
 
 void BindScanners(nb::module_& m) {
   nb::class_<PyPolled>(m, "_Polled")
       .def("__len__", &PyPolled::Size)
-      .def("items", &PyPolled::Items);
+      .def("items", &PyPolled::Items)
+      .def("capsules", &PyPolled::Capsules, "index"_a);
 
   nb::class_<PyScanner>(m, "_Scanner")
       .def("subscribe", &PyScanner::Subscribe, "bucket_id"_a, "start_offset"_a)
@@ -185,6 +206,9 @@ void BindScanners(nb::module_& m) {
       .def("take_dropped_partitions", &PyScanner::TakeDroppedPartitions)
       .def("schema_capsule", &PyScanner::Schema)
       .def("requeue", &PyScanner::Requeue, "polled"_a)
+      .def("fallback_columns", &PyScanner::FallbackColumns)
+      .def("records", &PyScanner::Records, "polled"_a, "record_type"_a, "bucket_of"_a, "change_types"_a,
+           "fallback_of"_a)
       .def_prop_ro("max_poll_records", &PyScanner::MaxPollRecords)
       .def("poll_blocking", &PyScanner::PollBlocking, "timeout_ms"_a, "max_records"_a)
       .def("poll_async", &PyScanner::PollAsync, "timeout_ms"_a, "max_records"_a)

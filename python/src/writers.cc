@@ -33,15 +33,24 @@ namespace {
 struct PyAppendWriter : PyWriterBase<AppendWriter> {
   RowConverter converter;
   std::vector<Value> values;
+  // The handle object of the batch the previous row went to: rows of one batch share one
+  // outcome, so they share one WriteResultHandle instead of a new Python object per row.
+  nb::object last_handle;
+  WriteResult last_result;
 
   PyAppendWriter(std::shared_ptr<AppendWriter> w, std::string path, const ClientOptions& o)
       : PyWriterBase(std::move(w), std::move(path), o), converter(writer->schema()) {}
 
   // The append hot path: blocks only when the writer buffer is full (GIL released then).
-  PyWriteResult Append(nb::handle row) {
-    return PyWriteResult{ValueOrThrow(WriteWhenRoom(
+  nb::object Append(nb::handle row) {
+    WriteResult r = ValueOrThrow(WriteWhenRoom(
         "append", [&] { return converter.Convert(row.ptr(), &values); },
-        [&] { return writer->AppendNoWait(values.data(), values.size()); }))};
+        [&] { return writer->AppendNoWait(values.data(), values.size()); }));
+    if (!last_handle.is_valid() || !r.SameOutcomeAs(last_result)) {
+      last_handle = nb::cast(PyWriteResult{r});
+      last_result = std::move(r);
+    }
+    return last_handle;
   }
 
   PyWriteResult WriteArrowBatch(nb::handle batch) {
@@ -49,6 +58,30 @@ struct PyAppendWriter : PyWriterBase<AppendWriter> {
     return PyWriteResult{ValueOrThrow(writer->WriteArrowBatch(rb))};
   }
 };
+
+// `_AppendWriter.append(row)` as a plain CPython METH_FASTCALL method: nanobind's dispatch of
+// a method that takes None (needed so append(None) raises FlussError, not TypeError) costs
+// about as much as the whole conversion of a narrow row.
+PyObject* AppendMethod(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs != 1) {
+    PyErr_Format(PyExc_TypeError, "append() takes exactly one argument (row), %zd given", nargs);
+    return nullptr;
+  }
+  try {
+    return nb::inst_ptr<PyAppendWriter>(self)->Append(args[0]).release().ptr();
+  } catch (const StatusError& e) {
+    SetPythonError(e.status);
+  } catch (nb::python_error& e) {
+    e.restore();
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+  return nullptr;
+}
+
+PyMethodDef kAppendMethod = {
+    "append", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(AppendMethod)), METH_FASTCALL,
+    "append(row) -> WriteResultHandle: queues one row (dict, list or tuple); see fluss.AppendWriter.append."};
 
 }  // namespace
 
@@ -67,9 +100,10 @@ void BindWriters(nb::module_& m) {
       .def_prop_ro("done", &PyWriteResult::Done, "True once the outcome of the write is known.");
 
   nb::class_<PyAppendWriter> cls(m, "_AppendWriter");
-  cls.def("append", &PyAppendWriter::Append, "row"_a.none())
-      .def("write_arrow_batch", &PyAppendWriter::WriteArrowBatch, "batch"_a);
+  cls.def("write_arrow_batch", &PyAppendWriter::WriteArrowBatch, "batch"_a);
   DefWriterBase(cls);
+  nb::object append = nb::steal(PyDescr_NewMethod(reinterpret_cast<PyTypeObject*>(cls.ptr()), &kAppendMethod));
+  if (!append.is_valid() || PyObject_SetAttrString(cls.ptr(), "append", append.ptr()) < 0) throw nb::python_error();
 }
 
 }  // namespace fluss::py

@@ -11,14 +11,20 @@ const char* ErrorName(int32_t error_code) {
   return ErrorCodeName(error_code);
 }
 
+const std::string& Status::message() const {
+  static const std::string kEmpty;
+  return detail_ ? detail_->message : kEmpty;
+}
+
 bool Status::IsRetriable() const {
-  if (transient_) return true;
-  switch (code_) {
+  if (!detail_) return false;
+  if (detail_->transient) return true;
+  switch (detail_->code) {
     case StatusCode::kNetwork:
     case StatusCode::kTimeout:
       return true;
     case StatusCode::kServer:
-      return IsRetriableErrorCode(error_code_);
+      return IsRetriableErrorCode(detail_->error_code);
     default:
       return false;
   }
@@ -26,13 +32,14 @@ bool Status::IsRetriable() const {
 
 std::string Status::ToString() const {
   if (ok()) return "OK";
-  return std::string(ErrorName(error_code_)) + " (" + std::to_string(error_code_) + "): " + message_;
+  return std::string(ErrorName(detail_->error_code)) + " (" + std::to_string(detail_->error_code) + "): " +
+         detail_->message;
 }
 
 Status Status::WithContext(const std::string& context) const {
   if (ok()) return *this;
-  Status out(code_, error_code_, context + ": " + message_);
-  out.transient_ = transient_;
+  Status out(detail_->code, detail_->error_code, context + ": " + detail_->message);
+  out.detail_->transient = detail_->transient;
   return out;
 }
 

@@ -115,7 +115,7 @@ Result<WriteResult> AppendWriterImpl::Append(const Value* values, size_t count) 
 }
 
 Result<std::shared_ptr<WriteResult::State>> AppendWriterImpl::AppendValidated(const Value* values) {
-  thread_local std::string key;
+  std::string key;  // the encoded bucket key, for key-bucketed tables
   std::string partition;
   if (partitions_) {
     auto name = partitions_->NameOf(values);

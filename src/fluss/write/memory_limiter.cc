@@ -5,22 +5,18 @@
 
 namespace fluss::write {
 
-void MemoryLimiter::Reserve(int64_t bytes) {
-  std::lock_guard<std::mutex> lock(mu_);
-  used_ += bytes;
-}
+void MemoryLimiter::Reserve(int64_t bytes) { used_.fetch_add(bytes, std::memory_order_relaxed); }
 
 void MemoryLimiter::Release(int64_t bytes) {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    used_ -= bytes;
-  }
+  used_.fetch_sub(bytes, std::memory_order_relaxed);
+  // Taking mu_ after the change: a waiter either saw the new count when it checked (under
+  // mu_), or is already waiting and gets the notification.
+  { std::lock_guard<std::mutex> lock(mu_); }
   cv_.notify_all();
 }
 
 bool MemoryLimiter::Full() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return used_ >= limit_ && !aborted_;
+  return used_.load(std::memory_order_relaxed) >= limit_ && !aborted_.load(std::memory_order_relaxed);
 }
 
 Status MemoryLimiter::WaitForSpace(const std::string& what) {

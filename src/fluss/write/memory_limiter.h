@@ -1,9 +1,11 @@
 // The writer buffer budget of one connection (client.writer.buffer.memory-size), shared by
 // every append and upsert writer as in the Java client: bytes of unacknowledged batches.
 //
-// Thread affinity: any thread; guarded by `mu_` (a leaf lock).
+// Thread affinity: any thread. The count is atomic, so Reserve and Full (once per appended
+// row) take no lock; `mu_` (a leaf lock) orders waiters and wake-ups.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -33,10 +35,10 @@ class MemoryLimiter {
  private:
   const int64_t limit_;
   const int64_t wait_timeout_ms_;
-  mutable std::mutex mu_;
+  std::mutex mu_;
   std::condition_variable cv_;
-  int64_t used_ = 0;
-  bool aborted_ = false;
+  std::atomic<int64_t> used_{0};
+  std::atomic<bool> aborted_{false};
 };
 
 }  // namespace fluss::write

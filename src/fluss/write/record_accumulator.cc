@@ -9,7 +9,7 @@ Result<RecordAccumulator::Appended> RecordAccumulator::Append(const std::shared_
   if (aborted_) return abort_status_;
   Appended out;
   const Key key{tracker.get(), bucket};
-  auto it = open_.find(key);
+  auto it = FindOpenLocked(key);
   std::unique_ptr<WriteBatch> fresh;
   WriteBatch* batch;
   if (it != open_.end()) {
@@ -26,6 +26,7 @@ Result<RecordAccumulator::Appended> RecordAccumulator::Append(const std::shared_
     fresh->result = std::make_shared<WriteResult::State>();
     out.opened = fresh->id;
     it = open_.emplace(key, std::move(fresh)).first;
+    last_ = it;
   }
   batch->bytes += bytes;
   ++batch->rows;
@@ -42,7 +43,7 @@ Status RecordAccumulator::AddClosed(const std::shared_ptr<WriteTracker>& tracker
                                     std::shared_ptr<WriteResult::State> result, int64_t bytes) {
   std::lock_guard<std::mutex> lock(mu_);
   if (aborted_) return abort_status_;
-  auto it = open_.find(Key{tracker.get(), batch->physical_bucket()});
+  auto it = FindOpenLocked(Key{tracker.get(), batch->physical_bucket()});
   if (it != open_.end()) CloseLocked(it);
   batch->id = tracker->Begin();
   batch->tracker = tracker;
@@ -53,7 +54,17 @@ Status RecordAccumulator::AddClosed(const std::shared_ptr<WriteTracker>& tracker
   return Status::OK();
 }
 
-void RecordAccumulator::CloseLocked(std::map<Key, std::unique_ptr<WriteBatch>>::iterator it) {
+RecordAccumulator::OpenMap::iterator RecordAccumulator::FindOpenLocked(const Key& key) {
+  if (last_ != open_.end() && last_->first.first == key.first && !(last_->first.second < key.second) &&
+      !(key.second < last_->first.second))
+    return last_;
+  auto it = open_.find(key);
+  if (it != open_.end()) last_ = it;
+  return it;
+}
+
+void RecordAccumulator::CloseLocked(OpenMap::iterator it) {
+  if (it == last_) last_ = open_.end();
   std::unique_ptr<WriteBatch> batch = std::move(it->second);
   open_.erase(it);
   // A failure cannot happen for validated rows; the sender fails the batch rather than lose it.
@@ -72,7 +83,7 @@ void RecordAccumulator::CloseAll(const WriteTracker* tracker) {
 
 bool RecordAccumulator::CloseIfOpen(const WriteTracker* tracker, const PhysicalBucket& bucket, uint64_t id) {
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = open_.find(Key{tracker, bucket});
+  auto it = FindOpenLocked(Key{tracker, bucket});
   if (it == open_.end() || it->second->id != id) return false;
   CloseLocked(it);
   return true;

@@ -62,13 +62,18 @@ class RecordAccumulator {
 
  private:
   using Key = std::pair<const WriteTracker*, PhysicalBucket>;
+  using OpenMap = std::map<Key, std::unique_ptr<WriteBatch>>;
   /// Moves the open batch at `it` to the closed queue (mu_ held).
-  void CloseLocked(std::map<Key, std::unique_ptr<WriteBatch>>::iterator it);
+  void CloseLocked(OpenMap::iterator it);
+  /// The open batch of `key`, or open_.end() (mu_ held). Rows mostly go to the bucket of the
+  /// previous row (sticky assignment, or one key), so that one is remembered.
+  OpenMap::iterator FindOpenLocked(const Key& key);
 
   MemoryLimiter& memory_;
   const int64_t batch_size_;
   std::mutex mu_;
-  std::map<Key, std::unique_ptr<WriteBatch>> open_;
+  OpenMap open_;
+  OpenMap::iterator last_ = open_.end();  // the batch the previous Append found or opened
   std::deque<Closed> closed_;
   bool aborted_ = false;
   Status abort_status_;

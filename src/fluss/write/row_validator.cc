@@ -1,5 +1,7 @@
 #include "fluss/write/row_validator.h"
 
+#include <cstdint>
+
 #include <arrow/type.h>
 
 #include "fluss/row/datum.h"
@@ -12,6 +14,27 @@ RowValidator::RowValidator(std::shared_ptr<arrow::Schema> schema) : schema_(std:
   else unsupported_ = columns.status();
 }
 
+namespace {
+
+/// True for the common values row::DatumFromValue accepts without further checks (a BIGINT
+/// int, an INT int in range, a DOUBLE double...): checked here without building a Datum.
+/// Everything else takes the full check, which also words the error.
+bool PlainlyValid(row::TypeRoot root, const Value& v) {
+  using row::TypeRoot;
+  switch (root) {
+    case TypeRoot::kBoolean: return v.kind == Value::Kind::kBool;
+    case TypeRoot::kTinyInt: return v.kind == Value::Kind::kInt64 && v.i >= INT8_MIN && v.i <= INT8_MAX;
+    case TypeRoot::kSmallInt: return v.kind == Value::Kind::kInt64 && v.i >= INT16_MIN && v.i <= INT16_MAX;
+    case TypeRoot::kInt: return v.kind == Value::Kind::kInt64 && v.i >= INT32_MIN && v.i <= INT32_MAX;
+    case TypeRoot::kBigInt: return v.kind == Value::Kind::kInt64;
+    case TypeRoot::kFloat:
+    case TypeRoot::kDouble: return v.kind == Value::Kind::kDouble;
+    default: return false;
+  }
+}
+
+}  // namespace
+
 Status RowValidator::Check(const Value* values, size_t count) const {
   FLUSS_RETURN_NOT_OK(unsupported_);
   if (count != columns_.size())
@@ -20,10 +43,12 @@ Status RowValidator::Check(const Value* values, size_t count) const {
                                    (columns_.size() == 1 ? " column" : " columns"));
   for (size_t i = 0; i < count; ++i) {
     const row::ColumnType& c = columns_[i];
-    if (values[i].kind == Value::Kind::kNull) {
+    const Value& v = values[i];
+    if (v.kind == Value::Kind::kNull) {
       if (!c.type.nullable) return Status::InvalidArgument("column '" + c.name + "' is NOT NULL but the value is null");
       continue;
     }
+    if (PlainlyValid(c.type.root, v)) continue;
     row::Datum ignored;
     FLUSS_RETURN_NOT_OK(row::DatumFromValue(c, values[i], &ignored));
   }
