@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Callable, Dict, List, Optional
 
 import pyarrow as pa
 
-from ._arrow import _ArrowCapsule
+from ._arrow import _BatchCapsules
 from ._errors import FlussError
 from ._upsert import _require_primary_key
 from ._validate import _column_list
@@ -22,9 +22,9 @@ if TYPE_CHECKING:
 class _LoopLookups:
     """The lookups of one native lookuper on one event loop: a future per lookup id, resolved
     in bursts. The native side calls ``loop.call_soon_threadsafe(drain)`` once per burst of
-    completions (not once per lookup); ``_drain`` takes every result waiting and converts
-    all their rows with one pyarrow call, exactly as scanner rows are converted (timestamps
-    as datetime, decimals as Decimal...)."""
+    completions (not once per lookup); ``_drain`` takes every result waiting, their rows
+    already dicts, converted as scanner rows are (natively, and by pyarrow for timestamps,
+    decimals, nested values...)."""
 
     def __init__(self, native, loop: asyncio.AbstractEventLoop):
         self._native = native
@@ -39,6 +39,13 @@ class _LoopLookups:
                 lookups._drain()
 
         native.bind(functools.partial(loop.call_soon_threadsafe, drain))
+        fallback = native.fallback_columns()
+
+        def fallback_of(capsules):
+            batch = pa.record_batch(_BatchCapsules(capsules))
+            return [batch.column(c).to_pylist() for c in fallback]
+
+        self._fallback_of = fallback_of
 
     def start(self, key) -> asyncio.Future:
         i = next(self._ids)
@@ -52,8 +59,7 @@ class _LoopLookups:
         return fut
 
     def _drain(self) -> None:
-        ids, errors, counts, capsule = self._native.take()
-        rows = pa.table(_ArrowCapsule(capsule)).to_pylist() if capsule is not None else []
+        ids, errors, counts, rows = self._native.take(self._fallback_of)
         pos = 0
         for i, err, n in zip(ids, errors, counts):
             fut = self._futures.pop(i, None)

@@ -73,6 +73,19 @@ PyObject* ArrowRows::Value(const Column& c, const arrow::Array& a, int64_t row) 
   return nullptr;
 }
 
+std::vector<PyObject*> ArrowRows::FallbackLists(nanobind::handle lists, int64_t num_rows) const {
+  namespace nb = nanobind;
+  std::vector<PyObject*> out;
+  if (!PyList_Check(lists.ptr()) || PyList_GET_SIZE(lists.ptr()) != static_cast<Py_ssize_t>(fallback_.size()))
+    throw nb::value_error("fallback values: one list per fallback column expected");
+  for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lists.ptr()); ++k) {
+    PyObject* l = PyList_GET_ITEM(lists.ptr(), k);
+    if (!PyList_Check(l) || PyList_GET_SIZE(l) != num_rows) throw nb::value_error("fallback values: one per row expected");
+    out.push_back(l);
+  }
+  return out;
+}
+
 PyObject* ArrowRows::Row(const std::vector<std::shared_ptr<arrow::Array>>& arrays, int64_t row,
                          const std::vector<PyObject*>& fallback) const {
   // Presized: a dict grows past 5 keys otherwise, and every row of a batch has the same keys.

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <Python.h>
+#include <nanobind/nanobind.h>
 
 #include <memory>
 #include <vector>
@@ -28,6 +29,11 @@ class ArrowRows {
 
   /// Indexes of the columns this does not convert: the caller converts them with pyarrow.
   const std::vector<int>& fallback_columns() const { return fallback_; }
+
+  /// Checks `lists` (what a caller's pyarrow conversion gave for a batch of `num_rows` rows:
+  /// one list per fallback column, one value per row) and returns them as the `fallback` of
+  /// Row (borrowed from `lists`, which must stay alive). Throws ValueError otherwise.
+  std::vector<PyObject*> FallbackLists(nanobind::handle lists, int64_t num_rows) const;
 
   /// The dict of row `row` of a batch whose columns are `arrays` (RecordBatch::columns(), taken
   /// once per batch): a new reference, or null with a Python error set. `fallback[k]` is the

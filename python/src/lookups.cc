@@ -18,6 +18,7 @@
 #include <arrow/type.h>
 
 #include "arrow_capsules.h"
+#include "arrow_rows.h"
 #include "bindings.h"
 #include "bridge.h"
 #include "row_converter.h"
@@ -58,10 +59,10 @@ class LookupResults {
   }
 
   /// The results pushed since the previous Take, as (ids, errors, row_counts, rows): per
-  /// lookup its id, a FlussError or None, and how many rows it found; `rows` an
-  /// "arrow_array_stream" capsule of every row found, in that order (None when there is none).
-  /// Loop thread, GIL held.
-  nb::tuple Take() {
+  /// lookup its id, a FlussError or None, and how many rows it found; `rows` the dict of every
+  /// row found, in that order (ArrowRows; `fallback_of(batch_capsules)` gives the values of
+  /// the columns it leaves to pyarrow). Loop thread, GIL held.
+  nb::tuple Take(const ArrowRows& converter, nb::handle fallback_of) {
     std::vector<Item> items;
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -84,13 +85,21 @@ class LookupResults {
       }
       counts.append(rows);
     }
-    nb::object table = nb::none();
-    if (!batches.empty()) {
-      auto t = arrow::Table::FromRecordBatches(batches.front()->schema(), batches);
-      if (!t.ok()) Throw(Status::Internal("assembling lookup results: " + t.status().ToString()));
-      table = ExportTableCapsule(*t);
+    nb::list rows;
+    for (const auto& batch : batches) {
+      nb::object lists;
+      std::vector<PyObject*> fallback;
+      if (!converter.fallback_columns().empty()) {
+        lists = fallback_of(ExportBatchCapsules(*batch));
+        fallback = converter.FallbackLists(lists, batch->num_rows());
+      }
+      const auto& arrays = batch->columns();
+      for (int64_t r = 0; r < batch->num_rows(); ++r) {
+        nb::object row = nb::steal(converter.Row(arrays, r, fallback));
+        if (!row.is_valid() || PyList_Append(rows.ptr(), row.ptr()) < 0) throw nb::python_error();
+      }
     }
-    return nb::make_tuple(ids, errors, counts, table);
+    return nb::make_tuple(ids, errors, counts, rows);
   }
 
  private:
@@ -111,6 +120,7 @@ struct PyLookups {
   ColumnsConverter converter;
   std::vector<Value> values;               // one per table column
   std::shared_ptr<LookupResults> results;  // set by Bind
+  std::shared_ptr<ArrowRows> rows;         // the found rows (the table's schema) as dicts
 
   /// Where results go: `schedule()` is called (GIL held, from any thread) when results are
   /// waiting for Take.
@@ -126,7 +136,17 @@ struct PyLookups {
     lookuper->LookupAsync(values.data(), values.size(), [r, id](BatchResult b) { r->Push(id, std::move(b)); });
   }
 
-  nb::tuple Take() { return results ? results->Take() : nb::make_tuple(nb::list(), nb::list(), nb::list(), nb::none()); }
+  /// LookupResults::Take; `fallback_of(batch_capsules)` converts the columns ArrowRows leaves to pyarrow.
+  nb::tuple Take(nb::handle fallback_of) {
+    if (!results) return nb::make_tuple(nb::list(), nb::list(), nb::list(), nb::list());
+    if (!rows) rows = std::make_shared<ArrowRows>(*lookuper->schema());
+    return results->Take(*rows, fallback_of);
+  }
+  /// Indexes of the columns whose values `take` gets from `fallback_of`.
+  std::vector<int> FallbackColumns() {
+    if (!rows) rows = std::make_shared<ArrowRows>(*lookuper->schema());
+    return rows->fallback_columns();
+  }
   int64_t RequestsSent() const { return lookuper->requests_sent(); }
 };
 
@@ -137,7 +157,8 @@ template <typename T>
 void DefLookups(nb::class_<T>& cls) {
   cls.def("bind", &T::Bind, "schedule"_a)
       .def("start", &T::Start, "id"_a, "key"_a.none())
-      .def("take", &T::Take)
+      .def("take", &T::Take, "fallback_of"_a)
+      .def("fallback_columns", &T::FallbackColumns)
       .def_prop_ro("requests_sent", &T::RequestsSent);
 }
 
@@ -147,14 +168,14 @@ nb::object NewPyLookuper(std::shared_ptr<Lookuper> lookuper, const std::vector<i
   const auto& schema = lookuper->schema();
   ColumnsConverter conv(schema, primary_key,
                         RowShape{"key", "the primary key " + ColumnsConverter::Names(*schema, primary_key), true});
-  return nb::cast(PyLookuper{std::move(lookuper), std::move(conv), {}, nullptr});
+  return nb::cast(PyLookuper{std::move(lookuper), std::move(conv), {}, nullptr, nullptr});
 }
 
 nb::object NewPyPrefixLookuper(std::shared_ptr<PrefixLookuper> lookuper, const std::vector<int32_t>& columns) {
   const auto& schema = lookuper->schema();
   ColumnsConverter conv(schema, columns,
                         RowShape{"prefix", "the lookup columns " + ColumnsConverter::Names(*schema, columns), true});
-  return nb::cast(PyPrefixLookuper{std::move(lookuper), std::move(conv), {}, nullptr});
+  return nb::cast(PyPrefixLookuper{std::move(lookuper), std::move(conv), {}, nullptr, nullptr});
 }
 
 void BindLookups(nb::module_& m) {

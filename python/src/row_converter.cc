@@ -95,6 +95,29 @@ bool InPythonYears(__int128 value, int64_t units_per_second) {
   return value >= kMinSeconds * units_per_second && value < kEndSeconds * units_per_second;
 }
 
+// Scalar Values are written field by field: `*out = Value::Int(x)` in a function this size made
+// GCC build a zeroed stack temporary and copy it (rep stos + rep movs, 72 bytes), which cost
+// more than the rest of the conversion of a value.
+[[gnu::always_inline]] inline void SetScalar(Value* out, Value::Kind kind, bool b, int64_t i, double d,
+                                             std::string_view s) {
+  out->kind = kind;
+  out->b = b;
+  out->i = i;
+  out->d = d;
+  out->s = s;
+  out->dec_hi = 0;
+  out->dec_lo = 0;
+  out->items = nullptr;
+  out->count = 0;
+}
+[[gnu::always_inline]] inline void SetNull(Value* out) { SetScalar(out, Value::Kind::kNull, false, 0, 0, {}); }
+[[gnu::always_inline]] inline void SetBool(Value* out, bool b) { SetScalar(out, Value::Kind::kBool, b, 0, 0, {}); }
+[[gnu::always_inline]] inline void SetInt(Value* out, int64_t i) { SetScalar(out, Value::Kind::kInt64, false, i, 0, {}); }
+[[gnu::always_inline]] inline void SetDouble(Value* out, double d) { SetScalar(out, Value::Kind::kDouble, false, 0, d, {}); }
+[[gnu::always_inline]] inline void SetBytes(Value* out, std::string_view s) {
+  SetScalar(out, Value::Kind::kBytes, false, 0, 0, s);
+}
+
 }  // namespace
 
 RowConverter::Column RowConverter::ColumnOf(const std::string& name, const row::DataType& type) {
@@ -157,6 +180,19 @@ Status RowConverter::Convert(PyObject* row, std::vector<Value>* out) {
   // vector is only sized, not refilled per row.
   if (out->size() != n) out->assign(n, Value::Null());
   if (PyDict_Check(row)) {
+    // Most dicts hold exactly the columns, in column order, keyed by the interned names (a
+    // dict literal's keys are): walking the entries in order then finds every value without
+    // hashing. Any other dict takes the lookups below, which give the same result.
+    if (PyDict_CheckExact(row) && PyDict_GET_SIZE(row) == static_cast<Py_ssize_t>(n)) {
+      Py_ssize_t pos = 0;
+      PyObject *key, *v;
+      size_t i = 0;
+      while (i < n && PyDict_Next(row, &pos, &key, &v) && key == columns_[i].py_name) {
+        FLUSS_RETURN_NOT_OK(ConvertValue(columns_[i], v, &(*out)[i], Path{nullptr, &columns_[i].name}));
+        ++i;
+      }
+      if (i == n) return Status::OK();
+    }
     Py_ssize_t found = 0;
     const Column* missing = nullptr;  // the first column without a key
     for (size_t i = 0; i < n; ++i) {
@@ -164,7 +200,7 @@ Status RowConverter::Convert(PyObject* row, std::vector<Value>* out) {
       if (!v) {
         if (PyErr_Occurred()) throw nb::python_error();
         if (!missing) missing = &columns_[i];
-        (*out)[i] = Value::Null();
+        SetNull(&(*out)[i]);
         continue;
       }
       ++found;
@@ -244,7 +280,7 @@ Status RowConverter::ConvertValue(const Column& col, PyObject* v, Value* out, co
   // Messages name the path: a top-level column, or an element inside a nested one.
   auto Fail = [&](const std::string& what) { return Status::InvalidArgument("column '" + at.str() + "': " + what); };
   if (v == Py_None) {
-    *out = Value::Null();
+    SetNull(out);
     return Status::OK();
   }
   // The exact built-in types first, without the numpy / pandas checks below (type-name
@@ -253,11 +289,11 @@ Status RowConverter::ConvertValue(const Column& col, PyObject* v, Value* out, co
     int overflow = 0;
     const long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
     if (overflow) return Fail("integer value is out of range");
-    *out = Value::Int(x);
+    SetInt(out, x);
     return Status::OK();
   }
   if (c.kind == Kind::kFloat && !c.single && PyFloat_CheckExact(v)) {
-    *out = Value::Double(PyFloat_AS_DOUBLE(v));
+    SetDouble(out, PyFloat_AS_DOUBLE(v));
     return Status::OK();
   }
   const bool temporal = c.kind == Kind::kDate || c.kind == Kind::kTime || c.kind == Kind::kTimestampNtz ||
@@ -265,7 +301,7 @@ Status RowConverter::ConvertValue(const Column& col, PyObject* v, Value* out, co
   // pandas.NaT and numpy.datetime64('NaT') mean "missing" in a temporal column, as in
   // write_pandas: null (a NOT NULL column then rejects the row, naming the column).
   if (temporal && IsPandasNaT(v)) {
-    *out = Value::Null();
+    SetNull(out);
     return Status::OK();
   }
   if (temporal && IsNumpyDatetime64(v)) {
@@ -273,7 +309,7 @@ Status RowConverter::ConvertValue(const Column& col, PyObject* v, Value* out, co
     std::string unit;
     Datetime64Parts(v, &count, &num, &den, &unit);
     if (count == INT64_MIN) {
-      *out = Value::Null();
+      SetNull(out);
       return Status::OK();
     }
     if (c.kind != Kind::kTimestampNtz && c.kind != Kind::kTimestampLtz)
@@ -289,17 +325,17 @@ Status RowConverter::ConvertValue(const Column& col, PyObject* v, Value* out, co
     const __int128 value = scaled / den;
     if (!InPythonYears(value, c.units_per_second)) return Fail(kOutsidePythonYears);
     if (value > INT64_MAX || value < INT64_MIN) return Fail("datetime is out of range");
-    *out = Value::Int(static_cast<int64_t>(value));
+    SetInt(out, static_cast<int64_t>(value));
     return Status::OK();
   }
   switch (c.kind) {
     case Kind::kBool:
       if (PyBool_Check(v)) {
-        *out = Value::Bool(v == Py_True);
+        SetBool(out, v == Py_True);
         return Status::OK();
       }
       if (IsNumpyBool(v)) {  // numpy.bool_
-        *out = Value::Bool(PyObject_IsTrue(v) == 1);
+        SetBool(out, PyObject_IsTrue(v) == 1);
         return Status::OK();
       }
       return Fail("expected bool, got " + TypeName(v));
@@ -320,7 +356,7 @@ Status RowConverter::ConvertValue(const Column& col, PyObject* v, Value* out, co
       int overflow = 0;
       long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
       if (overflow) return Fail("integer value is out of range");
-      *out = Value::Int(x);
+      SetInt(out, x);
       return Status::OK();
     }
     case Kind::kFloat: {
@@ -352,7 +388,7 @@ Status RowConverter::ConvertValue(const Column& col, PyObject* v, Value* out, co
           return Fail("integer " + std::string(nb::repr(nb::handle(v)).c_str()) + " is not exactly representable as " +
                       (c.single ? "FLOAT" : "DOUBLE"));
       }
-      *out = Value::Double(d);
+      SetDouble(out, d);
       return Status::OK();
     }
     case Kind::kString: {
@@ -363,7 +399,7 @@ Status RowConverter::ConvertValue(const Column& col, PyObject* v, Value* out, co
         PyErr_Clear();
         return Fail("string is not valid UTF-8 (lone surrogate)");
       }
-      *out = Value::Bytes(std::string_view(s, static_cast<size_t>(size)));
+      SetBytes(out, std::string_view(s, static_cast<size_t>(size)));
       return Status::OK();
     }
     case Kind::kBinary: {
@@ -377,12 +413,12 @@ Status RowConverter::ConvertValue(const Column& col, PyObject* v, Value* out, co
       } else {
         return Fail("expected bytes, got " + TypeName(v));
       }
-      *out = Value::Bytes(std::string_view(s, static_cast<size_t>(size)));
+      SetBytes(out, std::string_view(s, static_cast<size_t>(size)));
       return Status::OK();
     }
     case Kind::kDate:
       if (!PyDate_Check(v) || PyDateTime_Check(v)) return Fail("expected datetime.date, got " + TypeName(v));
-      *out = Value::Int(DaysFromCivil(PyDateTime_GET_YEAR(v), PyDateTime_GET_MONTH(v), PyDateTime_GET_DAY(v)));
+      SetInt(out, DaysFromCivil(PyDateTime_GET_YEAR(v), PyDateTime_GET_MONTH(v), PyDateTime_GET_DAY(v)));
       return Status::OK();
     case Kind::kTime: {
       if (!PyTime_Check(v)) return Fail("expected datetime.time, got " + TypeName(v));
@@ -396,7 +432,7 @@ Status RowConverter::ConvertValue(const Column& col, PyObject* v, Value* out, co
       if (per < 1000000 && us % (1000000 / per) != 0)
         return Fail("time " + std::string(nb::str(nb::handle(v)).c_str()) +
                                        " has more precision than the column keeps");
-      *out = Value::Int(secs * per + (per >= 1000000 ? us * (per / 1000000) : us / (1000000 / per)));
+      SetInt(out, secs * per + (per >= 1000000 ? us * (per / 1000000) : us / (1000000 / per)));
       return Status::OK();
     }
     case Kind::kTimestampNtz:
@@ -428,7 +464,7 @@ Status RowConverter::ConvertValue(const Column& col, PyObject* v, Value* out, co
       const __int128 value = ns / ns_per_unit;
       if (!InPythonYears(value, c.units_per_second)) return Fail(kOutsidePythonYears);
       if (value > INT64_MAX || value < INT64_MIN) return Fail("datetime is out of range");
-      *out = Value::Int(static_cast<int64_t>(value));
+      SetInt(out, static_cast<int64_t>(value));
       return Status::OK();
     }
     case Kind::kDecimal: {

@@ -65,17 +65,11 @@ nb::list MakeScanRecords(const std::vector<ScanBatch>& batches, const ArrowRows&
     nb::object partition = b.partition_id ? nb::object(nb::int_(*b.partition_id)) : nb::none();
     nb::object bucket = bucket_of(partition, b.bucket);
     nb::object timestamp = nb::int_(b.commit_timestamp);
-    nb::list fallback_lists;
+    nb::object fallback_lists;
     fallback.clear();
     if (!rows.fallback_columns().empty()) {
-      fallback_lists = nb::list(fallback_of(bi));
-      if (fallback_lists.size() != rows.fallback_columns().size())
-        throw nb::value_error("fallback_of: one list per fallback column expected");
-      for (nb::handle l : fallback_lists) {
-        if (!PyList_Check(l.ptr()) || PyList_GET_SIZE(l.ptr()) != batch.num_rows())
-          throw nb::value_error("fallback_of: one value per row expected");
-        fallback.push_back(l.ptr());
-      }
+      fallback_lists = fallback_of(bi);
+      fallback = rows.FallbackLists(fallback_lists, batch.num_rows());
     }
     const auto& arrays = batch.columns();
     const bool all_append = b.change_types.empty();

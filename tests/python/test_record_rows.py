@@ -135,3 +135,21 @@ async def test_append_argument_errors(conn, admin, database):
     writer.append([4])
     await writer.flush()
     assert (await read_all(table, 1)).column("id").to_pylist() == [1, 4]
+
+
+async def test_lookup_rows_equal_pyarrow_values_for_every_type(conn, admin, database):
+    from conftest import new_table
+
+    schema = pa.schema([pa.field("id", pa.int64(), nullable=False)] + list(SCHEMA))
+    table = await new_table(conn, admin, database, "record_rows_lookup", schema, ["id"], bucket_count=2)
+    writer = table.new_upsert()
+    expected = [{"id": i, **row} for i, row in enumerate(ROWS)]
+    for row in expected:
+        writer.upsert(row)
+    await writer.flush()
+    lookuper = table.new_lookup()
+    got = [await lookuper.lookup({"id": i}) for i in range(len(ROWS))]
+    assert got[0] == expected[0] and got[2] == expected[2]
+    assert got == [{k: (pa.scalar(v, pa.float32()).as_py() if k == "f32" and v is not None else v) for k, v in row.items()}
+                   for row in expected]
+    assert await lookuper.lookup({"id": 99}) is None
