@@ -44,7 +44,8 @@ class Config:
             ``client.scanner.log.fetch.max-bytes`` (16 MiB),
             ``client.scanner.log.fetch.max-bytes-for-bucket`` (1 MiB),
             ``client.scanner.log.fetch.min-bytes`` (1), ``client.scanner.log.fetch.wait-max-time``
-            (500 ms). Sizes take bytes or units (``64mb``); durations take milliseconds or units
+            (500 ms), ``client.scanner.log.check-crc`` (true: every fetched batch's CRC-32C is
+            verified; a mismatch fails the read with CORRUPT_RECORD_EXCEPTION). Sizes take bytes or units (``64mb``); durations take milliseconds or units
             (``30 s``). Values may be str, int or bool.
             Authentication (SASL/PLAIN, as the Java client; the later pyfluss spellings in
             brackets): ``client.security.protocol`` [``security.protocol``] (``PLAINTEXT``, or

@@ -211,6 +211,7 @@ Result<ClientOptions> ParseClientOptions(const std::map<std::string, std::string
       {"client.scanner.log.fetch.min-bytes", min_bytes},
       {"client.scanner.log.fetch.wait-max-time", duration_into(&o.fetch_wait_max_time_ms)},
       {"client.scanner.log.max-poll-records", positive_into(&o.max_poll_records)},
+      {"client.scanner.log.check-crc", bool_into(&o.scanner_check_crc)},
       {"client.lookup.max-batch-size", positive_into(&o.lookup_max_batch_size)},
       {"client.lookup.max-inflight-requests", positive_into(&o.lookup_max_inflight_requests)},
       {"client.request-timeout", duration_into(&o.request_timeout_ms)},

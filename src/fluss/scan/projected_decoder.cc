@@ -16,6 +16,7 @@ Result<std::unique_ptr<ProjectedDecoder>> ProjectedDecoder::Create(std::shared_p
                                                                    const TableInfo& table, bool arrow_format,
                                                                    std::vector<int32_t> projection) {
   std::unique_ptr<ProjectedDecoder> s(new ProjectedDecoder(table));
+  s->check_crc_ = cluster->options().scanner_check_crc;
   const auto& full = table.descriptor.schema.arrow_schema;
   const int n = full->num_fields();
   std::set<int32_t> seen;
@@ -58,8 +59,9 @@ Result<std::vector<ScanBatch>> ProjectedDecoder::DecodeAll(std::vector<RawBatch>
   for (auto& r : raw) {
     const std::string where = "table " + table_.table_path.ToString() + " " + r.bucket.ToString();
     const auto& h = r.header;
-    // Projected fetches keep the original (stale) CRC, so only whole batches are checked.
-    if (!projected && record::ComputeBatchCrc(r.slice->data(), static_cast<size_t>(r.slice->size())) != h.crc)
+    // Projected fetches keep the original (stale) CRC, so only whole batches are checked
+    // (and none with client.scanner.log.check-crc = false).
+    if (!projected && check_crc_ && record::ComputeBatchCrc(r.slice->data(), static_cast<size_t>(r.slice->size())) != h.crc)
       return Status::Server(protocol::CORRUPT_RECORD_EXCEPTION,
                             where + ": CRC mismatch in the batch at offset " + std::to_string(h.base_offset));
     std::vector<int8_t> change_types;

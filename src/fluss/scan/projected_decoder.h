@@ -52,6 +52,7 @@ class ProjectedDecoder {
 
   const TableInfo table_;
   bool pushdown_ = false;
+  bool check_crc_ = true;                       // client.scanner.log.check-crc
   std::shared_ptr<LogBatchDecoder> decoder_;    // whole rows under any schema id
   std::vector<int32_t> projection_;             // requested order (empty: all columns)
   std::vector<int32_t> sorted_projection_;      // what a pushed-down fetch asks for (ascending)
