@@ -72,6 +72,11 @@ class LogScanner {
   /// PollAsync returning at most `max_records` records (0: no limit); the rest stay buffered
   /// for the next poll, in order.
   virtual void PollAsync(int64_t timeout_ms, int64_t max_records, Callback<std::vector<ScanBatch>> done) = 0;
+  /// The batches buffered now (at most `max_records` records, 0: no limit; the rest stay
+  /// buffered, in order), taken on the calling thread without waiting or I/O. Nothing (nullopt)
+  /// when no batch is buffered or a poll or read is running: then PollAsync. Lets a caller
+  /// that polls in a loop skip the hand-off to the I/O thread while fetched data lasts.
+  virtual std::optional<std::vector<ScanBatch>> TryPoll(int64_t max_records) = 0;
   /// Makes a poll in progress return early, with what it has fetched (possibly nothing), within
   /// about client.scanner.log.fetch.wait-max-time. For callers that abandon a poll.
   virtual void Wakeup() = 0;

@@ -86,6 +86,7 @@ class LogScanner:
         # objects per record); Arrow polls return whole fetches.
         self._max_records = native.max_poll_records if record_mode else 0
         self._fallback_columns = None  # record mode: columns whose values pyarrow converts
+        self._quick_polls = 0  # polls answered from fetched batches (see _poll_async)
 
     # ---- subscriptions
 
@@ -224,7 +225,24 @@ class LogScanner:
 
     async def _poll_async(self, timeout_ms: int):
         timeout_ms = self._check_timeout(timeout_ms)
+        prev = self._prev_settled
+        if prev is None or prev.done():
+            # Batches already fetched are taken at once, without the hand-off to the I/O thread
+            # and back that a native poll costs (a poll loop pays it per max-poll-records
+            # records). Every 8th such poll first lets the event loop run other tasks, as a
+            # waiting poll would; a cancel there takes nothing.
+            self._quick_polls += 1
+            if self._quick_polls % 8 == 0:
+                await asyncio.sleep(0)
+            now = self._n.try_poll(self._max_records)
+            if now is not None:
+                return now
         return await self._await_read(self._n.poll_async, timeout_ms, self._max_records)
+
+    def _poll_blocking(self, timeout_ms, max_records: int):
+        timeout_ms = self._check_timeout(timeout_ms)
+        now = self._n.try_poll(max_records)  # already fetched: no hand-off to the I/O thread
+        return now if now is not None else self._n.poll_blocking(timeout_ms, max_records)
 
     async def _await_read(self, start, *args):
         # A cancelled earlier poll or read hands its batches back when its result arrives:
@@ -254,7 +272,7 @@ class LogScanner:
         """Records available now, or those arriving within ``timeout_ms`` milliseconds (an empty
         list after the timeout). Returns as soon as any arrive. Record scanner only."""
         self._require(True, "poll")
-        return self._records(self._n.poll_blocking(self._check_timeout(timeout_ms), self._max_records))
+        return self._records(self._poll_blocking(timeout_ms, self._max_records))
 
     async def poll_async(self, timeout_ms: int) -> List[ScanRecord]:
         """Awaitable twin of ``poll``; never blocks the event loop."""
@@ -266,7 +284,7 @@ class LogScanner:
     def poll_batches(self, timeout_ms: int) -> List[RecordBatch]:
         """Arrow batches with their bucket and offsets, as ``poll``. Batch scanner only."""
         self._require(False, "poll_batches")
-        return self._batches(self._n.poll_blocking(self._check_timeout(timeout_ms), 0))
+        return self._batches(self._poll_blocking(timeout_ms, 0))
 
     async def poll_batches_async(self, timeout_ms: int) -> List[RecordBatch]:
         """Awaitable twin of ``poll_batches``."""
@@ -277,7 +295,7 @@ class LogScanner:
         """What ``poll_batches`` returns, as one ``pyarrow.Table`` (empty, with the scanner's
         schema, after the timeout). Batch scanner only."""
         self._require(False, "poll_arrow")
-        return self._arrow(self._n.poll_blocking(self._check_timeout(timeout_ms), 0))
+        return self._arrow(self._poll_blocking(timeout_ms, 0))
 
     async def poll_arrow_async(self, timeout_ms: int) -> pa.Table:
         """Awaitable twin of ``poll_arrow``."""

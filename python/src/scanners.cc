@@ -128,6 +128,13 @@ struct PyScanner {
     return ValueOrThrow(std::move(*state->result));
   }
 
+  /// The batches buffered now (LogScanner::TryPoll), or None: then a poll must wait.
+  nb::object TryPoll(int64_t max_records) {
+    auto got = scanner->TryPoll(max_records);
+    if (!got) return nb::none();
+    return nb::cast(PyPolled{std::move(*got)});
+  }
+
   /// Blocking poll (GIL released, Ctrl-C answered without losing batches).
   PyPolled PollBlocking(int64_t timeout_ms, int64_t max_records) {
     auto s = scanner;
@@ -210,6 +217,7 @@ void BindScanners(nb::module_& m) {
       .def("records", &PyScanner::Records, "polled"_a, "record_type"_a, "bucket_of"_a, "change_types"_a,
            "fallback_of"_a)
       .def_prop_ro("max_poll_records", &PyScanner::MaxPollRecords)
+      .def("try_poll", &PyScanner::TryPoll, "max_records"_a)
       .def("poll_blocking", &PyScanner::PollBlocking, "timeout_ms"_a, "max_records"_a)
       .def("poll_async", &PyScanner::PollAsync, "timeout_ms"_a, "max_records"_a)
       .def("to_arrow_blocking", &PyScanner::ToArrowBlocking)

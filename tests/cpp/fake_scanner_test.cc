@@ -156,6 +156,39 @@ TEST_F(FakeScannerTest, CorruptBatchIsFetchedAgainAndNothingIsReturnedTwice) {
   EXPECT_GE(cluster_->Count(ApiKey::FETCH_LOG), 2);
 }
 
+// TryPoll takes what an earlier poll left buffered (max_records), on the calling thread and
+// without a request, in order; with nothing buffered it returns nullopt and sends nothing.
+TEST_F(FakeScannerTest, TryPollTakesTheBufferedRestInOrder) {
+  ASSERT_NO_FATAL_FAILURE(Open());
+  auto s = Scanner();
+  EXPECT_FALSE(s->TryPoll(0).has_value());  // nothing fetched yet
+  ASSERT_NO_FATAL_FAILURE(WriteRows(5));
+  std::vector<std::pair<int64_t, int32_t>> got;
+  auto take = [&](const std::vector<ScanBatch>& batches) {
+    for (const auto& b : batches) {
+      const auto& col = static_cast<const arrow::Int32Array&>(*b.batch->column(0));
+      for (int64_t i = 0; i < col.length(); ++i) got.emplace_back(b.base_offset + i, col.Value(i));
+    }
+  };
+  const auto deadline = std::chrono::steady_clock::now() + kGenerous;
+  while (got.empty() && std::chrono::steady_clock::now() < deadline) {
+    auto r = AwaitBounded<std::vector<ScanBatch>>([&](auto cb) { s->PollAsync(500, 2, std::move(cb)); });
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    take(*r);
+  }
+  ASSERT_EQ(got.size(), 2u);  // one fetch brought all 5 (one bucket); 3 stay buffered
+  const int fetches = cluster_->Count(ApiKey::FETCH_LOG);
+  auto next = s->TryPoll(2);
+  ASSERT_TRUE(next.has_value());
+  take(*next);
+  auto last = s->TryPoll(0);
+  ASSERT_TRUE(last.has_value());
+  take(*last);
+  EXPECT_FALSE(s->TryPoll(0).has_value());
+  EXPECT_EQ(got, Expected(5));
+  EXPECT_EQ(cluster_->Count(ApiKey::FETCH_LOG), fetches);
+}
+
 // client.scanner.log.check-crc = false: a batch whose stored CRC is wrong (its data intact)
 // is returned from the first fetch, as the Java client does with the check off. (With the
 // default the same answer is refused and fetched again: the test below.)

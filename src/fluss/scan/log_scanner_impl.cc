@@ -122,6 +122,10 @@ void LogScannerImpl::DropPartitions(const std::set<int64_t>& ids) {
 
 void LogScannerImpl::Requeue(std::vector<ScanBatch> batches) {
   std::lock_guard<std::mutex> lock(mu_);
+  RequeueLocked(std::move(batches));
+}
+
+void LogScannerImpl::RequeueLocked(std::vector<ScanBatch> batches) {
   // Requeued batches go in front, in their original order.
   for (auto it = batches.rbegin(); it != batches.rend(); ++it) {
     auto sub = subs_.find(KeyOf(*it));
@@ -184,7 +188,25 @@ void LogScannerImpl::PollAsync(int64_t timeout_ms, int64_t max_records, Callback
   });
 }
 
+std::optional<std::vector<ScanBatch>> LogScannerImpl::TryPoll(int64_t max_records) {
+  std::vector<ScanBatch> out;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    // A running poll or read owns the buffer (it may be about to requeue in front).
+    if (busy_ || buffer_.empty()) return std::nullopt;
+    out = TakeBufferedLocked();
+    // The rest goes back under the same lock: a fetch landing meanwhile appends behind it.
+    if (max_records > 0) RequeueLocked(SplitAt(&out, max_records));
+  }
+  if (out.empty()) return std::nullopt;
+  return out;
+}
+
 void LogScannerImpl::Cap(std::vector<ScanBatch>* batches, int64_t max_records) {
+  Requeue(SplitAt(batches, max_records));
+}
+
+std::vector<ScanBatch> LogScannerImpl::SplitAt(std::vector<ScanBatch>* batches, int64_t max_records) {
   int64_t rows = 0;
   size_t i = 0;
   for (; i < batches->size(); ++i) {
@@ -192,8 +214,8 @@ void LogScannerImpl::Cap(std::vector<ScanBatch>* batches, int64_t max_records) {
     if (rows + n > max_records) break;
     rows += n;
   }
-  if (i == batches->size()) return;
   std::vector<ScanBatch> rest;
+  if (i == batches->size()) return rest;
   ScanBatch& cut = (*batches)[i];
   const int64_t keep = max_records - rows;
   if (keep > 0) {
@@ -203,7 +225,7 @@ void LogScannerImpl::Cap(std::vector<ScanBatch>* batches, int64_t max_records) {
   }
   for (size_t j = i; j < batches->size(); ++j) rest.push_back(std::move((*batches)[j]));
   batches->resize(i);
-  Requeue(std::move(rest));
+  return rest;
 }
 
 void LogScannerImpl::ReadBatchesAsync(Callback<std::vector<ScanBatch>> done) {

@@ -46,6 +46,7 @@ class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<Lo
   }
   void PollAsync(int64_t timeout_ms, int64_t max_records, Callback<std::vector<ScanBatch>> done) override;
   void Requeue(std::vector<ScanBatch> batches) override;
+  std::optional<std::vector<ScanBatch>> TryPoll(int64_t max_records) override;
   void Wakeup() override { wakeup_ = true; }
   void ToArrowAsync(Callback<std::shared_ptr<arrow::Table>> done) override;
   void ReadBatchesAsync(Callback<std::vector<ScanBatch>> done) override;
@@ -91,6 +92,11 @@ class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<Lo
   /// Keeps the first `max_records` records of `batches` (slicing one batch if needed) and puts
   /// the rest back in front of the buffer.
   void Cap(std::vector<ScanBatch>* batches, int64_t max_records);
+  /// Keeps the first `max_records` records of `batches` (slicing one batch if needed) and
+  /// returns the rest, in order. Any thread; touches no member.
+  static std::vector<ScanBatch> SplitAt(std::vector<ScanBatch>* batches, int64_t max_records);
+  /// Requeue with mu_ held.
+  void RequeueLocked(std::vector<ScanBatch> batches);
   /// Starts a background fetch (ListOffsets for EARLIEST/LATEST subscriptions, then one fetch
   /// round, decoded into `buffer_`) as `inflight_` (I/O thread).
   void StartFetch(int32_t wait_ms);
