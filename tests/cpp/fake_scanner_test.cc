@@ -5,6 +5,8 @@
 
 #include <atomic>
 #include <functional>
+#include <optional>
+#include <thread>
 
 #include "fake/fake_test_support.h"
 #include "fluss/proto/fluss_api.pb.h"
@@ -178,7 +180,12 @@ TEST_F(FakeScannerTest, TryPollTakesTheBufferedRestInOrder) {
   }
   ASSERT_EQ(got.size(), 2u);  // one fetch brought all 5 (one bucket); 3 stay buffered
   const int fetches = cluster_->Count(ApiKey::FETCH_LOG);
-  auto next = s->TryPoll(2);
+  // The poll counts as running until its callback has returned (on the I/O thread, after
+  // AwaitBounded has its result): TryPoll says nullopt until then.
+  std::optional<std::vector<ScanBatch>> next;
+  const auto until = std::chrono::steady_clock::now() + kGenerous;
+  while (!(next = s->TryPoll(2)) && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   ASSERT_TRUE(next.has_value());
   take(*next);
   auto last = s->TryPoll(0);
