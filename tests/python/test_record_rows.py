@@ -109,13 +109,24 @@ async def test_records_are_read_only_and_not_tracked_by_the_gc(conn, admin, data
         made.offset = 9
 
 
-async def test_rows_of_one_batch_share_one_handle(conn, admin, database):
+async def test_rows_of_one_batch_share_one_handle(bootstrap_servers, admin, database):
+    # A batch timeout no pause of a loaded machine reaches: the 100 rows stay in one batch.
+    conn = await fluss.FlussConnection.connect(fluss.Config({"bootstrap.servers": bootstrap_servers,
+                                                             "client.writer.batch-timeout": "10 min"}))
+    try:
+        await _check_one_handle_per_batch(conn, admin, database)
+    finally:
+        conn.close()
+
+
+async def _check_one_handle_per_batch(conn, admin, database):
     table, writer = await _id_table(conn, admin, database, "record_rows_handles")
     handles = [writer.append({"id": i}) for i in range(100)]
     assert all(h is handles[0] for h in handles)  # one open batch, one handle object
     await writer.flush()
     after = writer.append({"id": 100})  # a new batch after the flush: a new handle
     assert after is not handles[0]
+    await writer.flush()  # (the batch timeout is 10 min: flush sends it)
     await after.wait()
     assert handles[0].done and after.done
     assert (await read_all(table, 1)).column("id").to_pylist() == list(range(101))
