@@ -37,7 +37,7 @@ ArrowRows::~ArrowRows() {
   for (auto& c : columns_) Py_XDECREF(c.name);
 }
 
-PyObject* ArrowRows::Value(const Column& c, const arrow::Array& a, int64_t row) {
+PyObject* ArrowRows::CellValue(const Column& c, const arrow::Array& a, int64_t row) {
   if (a.IsNull(row)) Py_RETURN_NONE;
   switch (c.kind) {
     case Kind::kBool: return PyBool_FromLong(static_cast<const arrow::BooleanArray&>(a).Value(row));
@@ -86,6 +86,11 @@ std::vector<PyObject*> ArrowRows::FallbackLists(nanobind::handle lists, int64_t 
   return out;
 }
 
+ArrowRows::BatchRows::BatchRows(const ArrowRows& rows, const arrow::RecordBatch& batch, nanobind::object lists)
+    : rows_(rows), arrays_(batch.columns()), lists_(std::move(lists)) {
+  if (lists_.is_valid()) fallback_ = rows_.FallbackLists(lists_, batch.num_rows());
+}
+
 PyObject* ArrowRows::Row(const std::vector<std::shared_ptr<arrow::Array>>& arrays, int64_t row,
                          const std::vector<PyObject*>& fallback) const {
   // Presized: a dict grows past 5 keys otherwise, and every row of a batch has the same keys.
@@ -98,7 +103,7 @@ PyObject* ArrowRows::Row(const std::vector<std::shared_ptr<arrow::Array>>& array
       v = PyList_GET_ITEM(fallback[c.fallback], row);
       Py_INCREF(v);
     } else {
-      v = Value(c, *arrays[i], row);
+      v = CellValue(c, *arrays[i], row);
     }
     if (!v || PyDict_SetItem(d, c.name, v) < 0) {
       Py_XDECREF(v);

@@ -15,7 +15,7 @@
 #include <memory>
 #include <vector>
 
-#include <arrow/type_fwd.h>
+#include <arrow/record_batch.h>
 
 namespace fluss::py {
 
@@ -30,16 +30,13 @@ class ArrowRows {
   /// Indexes of the columns this does not convert: the caller converts them with pyarrow.
   const std::vector<int>& fallback_columns() const { return fallback_; }
 
-  /// Checks `lists` (what a caller's pyarrow conversion gave for a batch of `num_rows` rows:
-  /// one list per fallback column, one value per row) and returns them as the `fallback` of
-  /// Row (borrowed from `lists`, which must stay alive). Throws ValueError otherwise.
-  std::vector<PyObject*> FallbackLists(nanobind::handle lists, int64_t num_rows) const;
-
-  /// The dict of row `row` of a batch whose columns are `arrays` (RecordBatch::columns(), taken
-  /// once per batch): a new reference, or null with a Python error set. `fallback[k]` is the
-  /// Python list of the values of column fallback_columns()[k] of that batch (borrowed).
-  PyObject* Row(const std::vector<std::shared_ptr<arrow::Array>>& arrays, int64_t row,
-                const std::vector<PyObject*>& fallback) const;
+  class BatchRows;
+  /// The rows of `batch` (which must outlive the result). `fallback_of()` is called once, and
+  /// only when fallback_columns() is not empty: it returns the caller's pyarrow conversion of
+  /// the batch, a list with one list per fallback column of one value per row (ValueError
+  /// otherwise).
+  template <typename F>
+  BatchRows Rows(const arrow::RecordBatch& batch, F&& fallback_of) const;
 
  private:
   enum class Kind : uint8_t { kBool, kInt8, kInt16, kInt32, kInt64, kFloat, kDouble, kString, kLargeString,
@@ -49,10 +46,33 @@ class ArrowRows {
     Kind kind = Kind::kFallback;
     int fallback = -1;         // index into the fallback lists
   };
-  static PyObject* Value(const Column& c, const arrow::Array& a, int64_t row);
+  static PyObject* CellValue(const Column& c, const arrow::Array& a, int64_t row);
+  std::vector<PyObject*> FallbackLists(nanobind::handle lists, int64_t num_rows) const;
+  PyObject* Row(const std::vector<std::shared_ptr<arrow::Array>>& arrays, int64_t row,
+                const std::vector<PyObject*>& fallback) const;
 
   std::vector<Column> columns_;
   std::vector<int> fallback_;
 };
+
+/// One batch's rows: the columns and fallback values taken once, then one dict per Row call.
+class ArrowRows::BatchRows {
+ public:
+  /// The dict of row `row` (0 <= row < num_rows): a new reference, or null with a Python error set.
+  PyObject* Row(int64_t row) const { return rows_.Row(arrays_, row, fallback_); }
+
+ private:
+  friend class ArrowRows;
+  BatchRows(const ArrowRows& rows, const arrow::RecordBatch& batch, nanobind::object lists);
+  const ArrowRows& rows_;
+  const std::vector<std::shared_ptr<arrow::Array>>& arrays_;
+  nanobind::object lists_;          // owns the lists fallback_ borrows
+  std::vector<PyObject*> fallback_;  // per fallback column, the list of its values
+};
+
+template <typename F>
+ArrowRows::BatchRows ArrowRows::Rows(const arrow::RecordBatch& batch, F&& fallback_of) const {
+  return BatchRows(*this, batch, fallback_.empty() ? nanobind::object() : nanobind::object(fallback_of()));
+}
 
 }  // namespace fluss::py

@@ -87,15 +87,9 @@ class LookupResults {
     }
     nb::list rows;
     for (const auto& batch : batches) {
-      nb::object lists;
-      std::vector<PyObject*> fallback;
-      if (!converter.fallback_columns().empty()) {
-        lists = fallback_of(ExportBatchCapsules(*batch));
-        fallback = converter.FallbackLists(lists, batch->num_rows());
-      }
-      const auto& arrays = batch->columns();
+      const auto batch_rows = converter.Rows(*batch, [&] { return fallback_of(ExportBatchCapsules(*batch)); });
       for (int64_t r = 0; r < batch->num_rows(); ++r) {
-        nb::object row = nb::steal(converter.Row(arrays, r, fallback));
+        nb::object row = nb::steal(batch_rows.Row(r));
         if (!row.is_valid() || PyList_Append(rows.ptr(), row.ptr()) < 0) throw nb::python_error();
       }
     }
@@ -120,7 +114,7 @@ struct PyLookups {
   ColumnsConverter converter;
   std::vector<Value> values;               // one per table column
   std::shared_ptr<LookupResults> results;  // set by Bind
-  std::shared_ptr<ArrowRows> rows;         // the found rows (the table's schema) as dicts
+  std::shared_ptr<ArrowRows> rows;         // the found rows (the table's schema) as dicts; never null
 
   /// Where results go: `schedule()` is called (GIL held, from any thread) when results are
   /// waiting for Take.
@@ -139,14 +133,10 @@ struct PyLookups {
   /// LookupResults::Take; `fallback_of(batch_capsules)` converts the columns ArrowRows leaves to pyarrow.
   nb::tuple Take(nb::handle fallback_of) {
     if (!results) return nb::make_tuple(nb::list(), nb::list(), nb::list(), nb::list());
-    if (!rows) rows = std::make_shared<ArrowRows>(*lookuper->schema());
     return results->Take(*rows, fallback_of);
   }
   /// Indexes of the columns whose values `take` gets from `fallback_of`.
-  std::vector<int> FallbackColumns() {
-    if (!rows) rows = std::make_shared<ArrowRows>(*lookuper->schema());
-    return rows->fallback_columns();
-  }
+  std::vector<int> FallbackColumns() const { return rows->fallback_columns(); }
   int64_t RequestsSent() const { return lookuper->requests_sent(); }
 };
 
@@ -168,14 +158,16 @@ nb::object NewPyLookuper(std::shared_ptr<Lookuper> lookuper, const std::vector<i
   const auto& schema = lookuper->schema();
   ColumnsConverter conv(schema, primary_key,
                         RowShape{"key", "the primary key " + ColumnsConverter::Names(*schema, primary_key), true});
-  return nb::cast(PyLookuper{std::move(lookuper), std::move(conv), {}, nullptr, nullptr});
+  auto rows = std::make_shared<ArrowRows>(*schema);
+  return nb::cast(PyLookuper{std::move(lookuper), std::move(conv), {}, nullptr, std::move(rows)});
 }
 
 nb::object NewPyPrefixLookuper(std::shared_ptr<PrefixLookuper> lookuper, const std::vector<int32_t>& columns) {
   const auto& schema = lookuper->schema();
   ColumnsConverter conv(schema, columns,
                         RowShape{"prefix", "the lookup columns " + ColumnsConverter::Names(*schema, columns), true});
-  return nb::cast(PyPrefixLookuper{std::move(lookuper), std::move(conv), {}, nullptr, nullptr});
+  auto rows = std::make_shared<ArrowRows>(*schema);
+  return nb::cast(PyPrefixLookuper{std::move(lookuper), std::move(conv), {}, nullptr, std::move(rows)});
 }
 
 void BindLookups(nb::module_& m) {

@@ -58,25 +58,18 @@ nb::list MakeScanRecords(const std::vector<ScanBatch>& batches, const ArrowRows&
   const RecordMaker maker(record_type);
   nb::tuple kinds = nb::tuple(change_types);
   nb::list out;
-  std::vector<PyObject*> fallback;
   for (size_t bi = 0; bi < batches.size(); ++bi) {
     const ScanBatch& b = batches[bi];
     const arrow::RecordBatch& batch = *b.batch;
     nb::object partition = b.partition_id ? nb::object(nb::int_(*b.partition_id)) : nb::none();
     nb::object bucket = bucket_of(partition, b.bucket);
     nb::object timestamp = nb::int_(b.commit_timestamp);
-    nb::object fallback_lists;
-    fallback.clear();
-    if (!rows.fallback_columns().empty()) {
-      fallback_lists = fallback_of(bi);
-      fallback = rows.FallbackLists(fallback_lists, batch.num_rows());
-    }
-    const auto& arrays = batch.columns();
+    const auto batch_rows = rows.Rows(batch, [&] { return fallback_of(bi); });
     const bool all_append = b.change_types.empty();
     for (int64_t r = 0; r < batch.num_rows(); ++r) {
       int8_t ct = all_append ? 0 : b.change_types[static_cast<size_t>(r)];
       if (ct < 0 || static_cast<size_t>(ct) >= kinds.size()) throw nb::value_error("unknown change type byte");
-      nb::object row = nb::steal(rows.Row(arrays, r, fallback));
+      nb::object row = nb::steal(batch_rows.Row(r));
       if (!row.is_valid()) throw nb::python_error();
       nb::object offset = nb::steal(PyLong_FromLongLong(b.base_offset + r));
       if (!offset.is_valid()) throw nb::python_error();

@@ -99,11 +99,12 @@ Status CheckTypeParameters(const std::string& name, const row::DataType& type) {
 Result<int32_t> Int32Member(const json& j, const char* key, int32_t fallback) {
   if (!j.contains(key)) return fallback;
   const json& v = j[key];
-  if (v.is_number_unsigned() && v.get<uint64_t>() <= static_cast<uint64_t>(std::numeric_limits<int32_t>::max()))
-    return static_cast<int32_t>(v.get<uint64_t>());
-  if (v.is_number_integer() && !v.is_number_unsigned() && v.get<int64_t>() >= std::numeric_limits<int32_t>::min() &&
-      v.get<int64_t>() <= std::numeric_limits<int32_t>::max())
-    return static_cast<int32_t>(v.get<int64_t>());
+  // A non-negative JSON integer may only fit uint64 (past int64's range): test it as such.
+  const bool fits = v.is_number_unsigned()
+                        ? v.get<uint64_t>() <= static_cast<uint64_t>(std::numeric_limits<int32_t>::max())
+                        : v.is_number_integer() && v.get<int64_t>() >= std::numeric_limits<int32_t>::min() &&
+                              v.get<int64_t>() <= std::numeric_limits<int32_t>::max();
+  if (fits) return static_cast<int32_t>(v.get<int64_t>());
   return Status::Protocol(std::string("'") + key + "' is not a 32-bit integer: " + v.dump());
 }
 
