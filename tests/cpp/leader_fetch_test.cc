@@ -8,6 +8,7 @@
 
 #include <cstring>
 
+#include "fluss/proto/fluss_api.pb.h"
 #include "fluss/protocol/errors.h"
 #include "fluss/record/arrow_log.h"
 #include "fluss/scan/leader_fetch.h"
@@ -40,6 +41,9 @@ proto::PbFetchLogRespForBucket* AddBucket(proto::FetchLogResponse& r, std::optio
   return b;
 }
 
+/// `r` as the server sends it.
+net::ResponseBody Body(const proto::FetchLogResponse& r) { return net::ResponseBody::Copy(r.SerializeAsString()); }
+
 TableBucket P(int64_t partition, int32_t bucket) { return TableBucket{kTable, partition, bucket}; }
 
 TEST(LeaderFetch, BatchesAndPositionsPerPartitionBucket) {
@@ -53,7 +57,7 @@ TEST(LeaderFetch, BatchesAndPositionsPerPartitionBucket) {
   b->set_records(Batch(0, 1));
   // A bucket that was not asked for is ignored.
   AddBucket(resp, 9, 0)->set_records(Batch(0, 1));
-  auto got = TakeLeaderFetch(resp, {{P(7, 0), 1}, {P(8, 0), 0}}, std::nullopt, "db.t");
+  auto got = TakeLeaderFetch(Body(resp), {{P(7, 0), 1}, {P(8, 0), 0}}, std::nullopt, "db.t");
   ASSERT_TRUE(got.ok()) << got.status().ToString();
   ASSERT_EQ(got->batches.size(), 3u);
   EXPECT_EQ(got->batches[0].bucket, P(7, 0));
@@ -74,7 +78,7 @@ TEST(LeaderFetch, StopOffsetsCutTheLastBatch) {
   proto::FetchLogResponse resp;
   AddBucket(resp, 7, 1)->set_records(Batch(0, 3) + Batch(3, 2));
   const std::map<TableBucket, int64_t> stop{{P(7, 1), 4}};
-  auto got = TakeLeaderFetch(resp, {{P(7, 1), 0}}, stop, "db.t");
+  auto got = TakeLeaderFetch(Body(resp), {{P(7, 1), 0}}, stop, "db.t");
   ASSERT_TRUE(got.ok());
   ASSERT_EQ(got->batches.size(), 2u);
   EXPECT_EQ(got->batches[1].from, 0);
@@ -90,7 +94,7 @@ TEST(LeaderFetch, ErrorsThatMayMeanADroppedPartitionMarkItStale) {
     gone->set_error_code(code);
     gone->set_error_message("gone");
     AddBucket(resp, 7, 0)->set_records(Batch(0, 2));
-    auto got = TakeLeaderFetch(resp, {{P(7, 0), 0}, {P(8, 0), 0}}, std::nullopt, "db.t");
+    auto got = TakeLeaderFetch(Body(resp), {{P(7, 0), 0}, {P(8, 0), 0}}, std::nullopt, "db.t");
     ASSERT_TRUE(got.ok()) << code << ": " << got.status().ToString();
     EXPECT_EQ(got->stale_partitions, std::set<int64_t>{8}) << code;
     EXPECT_TRUE(got->retry);
@@ -104,7 +108,7 @@ TEST(LeaderFetch, ErrorsThatMayMeanADroppedPartitionMarkItStale) {
 TEST(LeaderFetch, NonPartitionedBucketsInvalidateTheTable) {
   proto::FetchLogResponse resp;
   AddBucket(resp, std::nullopt, 2)->set_error_code(protocol::NOT_LEADER_OR_FOLLOWER);
-  auto got = TakeLeaderFetch(resp, {{TableBucket{kTable, std::nullopt, 2}, 0}}, std::nullopt, "db.t");
+  auto got = TakeLeaderFetch(Body(resp), {{TableBucket{kTable, std::nullopt, 2}, 0}}, std::nullopt, "db.t");
   ASSERT_TRUE(got.ok());
   EXPECT_TRUE(got->invalidate_table);
   EXPECT_TRUE(got->retry);
@@ -112,7 +116,7 @@ TEST(LeaderFetch, NonPartitionedBucketsInvalidateTheTable) {
   // A retriable error without stale metadata just fetches again.
   proto::FetchLogResponse busy;
   AddBucket(busy, std::nullopt, 2)->set_error_code(protocol::STORAGE_EXCEPTION);
-  got = TakeLeaderFetch(busy, {{TableBucket{kTable, std::nullopt, 2}, 0}}, std::nullopt, "db.t");
+  got = TakeLeaderFetch(Body(busy), {{TableBucket{kTable, std::nullopt, 2}, 0}}, std::nullopt, "db.t");
   ASSERT_TRUE(got.ok());
   EXPECT_FALSE(got->invalidate_table);
   EXPECT_TRUE(got->retry);
@@ -123,14 +127,14 @@ TEST(LeaderFetch, OtherErrorsFailNamingThePartitionBucket) {
   auto* b = AddBucket(resp, 7, 3);
   b->set_error_code(protocol::LOG_OFFSET_OUT_OF_RANGE_EXCEPTION);
   b->set_error_message("offset 99 out of range");
-  auto got = TakeLeaderFetch(resp, {{P(7, 3), 99}}, std::nullopt, "db.t");
+  auto got = TakeLeaderFetch(Body(resp), {{P(7, 3), 99}}, std::nullopt, "db.t");
   ASSERT_FALSE(got.ok());
   EXPECT_EQ(got.status().error_code(), protocol::LOG_OFFSET_OUT_OF_RANGE_EXCEPTION);
   EXPECT_NE(got.status().message().find("table db.t partition 7 bucket 3"), std::string::npos) << got.status().message();
   // A fenced leader epoch is fetched again.
   proto::FetchLogResponse fenced;
   AddBucket(fenced, 7, 3)->set_error_code(protocol::FENCED_LEADER_EPOCH_EXCEPTION);
-  got = TakeLeaderFetch(fenced, {{P(7, 3), 0}}, std::nullopt, "db.t");
+  got = TakeLeaderFetch(Body(fenced), {{P(7, 3), 0}}, std::nullopt, "db.t");
   ASSERT_TRUE(got.ok());
   EXPECT_TRUE(got->retry);
 }

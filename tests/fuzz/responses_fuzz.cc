@@ -19,6 +19,7 @@
 #include "fluss/metadata/table_json.h"
 #include "fluss/proto/fluss_api.pb.h"
 #include "fluss/protocol/errors.h"
+#include "fluss/protocol/fetch_log_response.h"
 #include "fluss/protocol/frame.h"
 #include "fluss/protocol/limit_scan.h"
 #include "fluss/protocol/list_offsets.h"
@@ -66,9 +67,33 @@ void Metadata(std::string_view body) {
   }
 }
 
-void FetchLog(std::string_view body, bool with_stop) {
+/// The hand-written FetchLogResponse reader against protobuf's: whatever protobuf accepts, it
+/// reads the same (buckets, ids, errors, records bytes), records aligned as it says.
+void CheckFetchLogParse(std::string_view body) {
   proto::FetchLogResponse resp;
   if (!resp.ParseFromArray(body.data(), static_cast<int>(body.size()))) return;
+  auto copy = net::ResponseBody::Copy(body);
+  auto got = protocol::ParseFetchLogResponse(copy.data, copy.size);
+  if (!got.ok()) __builtin_trap();
+  size_t i = 0;
+  for (const auto& t : resp.tables_resp()) {
+    for (const auto& b : t.buckets_resp()) {
+      if (i >= got->size()) __builtin_trap();
+      const auto& g = (*got)[i++];
+      if (g.table_id != t.table_id() || g.bucket.bucket_id != b.bucket_id() ||
+          g.bucket.partition_id.has_value() != b.has_partition_id() ||
+          (b.has_partition_id() && *g.bucket.partition_id != b.partition_id()) ||
+          g.error_code != b.error_code() || g.error_message != b.error_message() ||
+          g.has_remote_log_fetch_info != b.has_remote_log_fetch_info() || g.has_records != b.has_records() ||
+          std::string_view(reinterpret_cast<const char*>(copy.data) + g.records_offset, g.records_size) != b.records())
+        __builtin_trap();
+    }
+  }
+  if (i != got->size()) __builtin_trap();
+}
+
+void FetchLog(std::string_view body, bool with_stop) {
+  if (!with_stop) CheckFetchLogParse(body);
   std::map<metadata::TableBucket, int64_t> positions;
   for (int32_t b = 0; b < 3; ++b) {
     positions[metadata::TableBucket{kTable, std::nullopt, b}] = b;
@@ -76,7 +101,7 @@ void FetchLog(std::string_view body, bool with_stop) {
   }
   std::optional<std::map<metadata::TableBucket, int64_t>> stop;
   if (with_stop) stop = std::map<metadata::TableBucket, int64_t>{{metadata::TableBucket{kTable, std::nullopt, 0}, 5}};
-  auto fetched = scan::TakeLeaderFetch(resp, positions, stop, "db.t");
+  auto fetched = scan::TakeLeaderFetch(net::ResponseBody::Copy(body), positions, stop, "db.t");
   if (!fetched.ok()) return;
   static const auto schema = fuzz::ScalarSchema();
   for (const auto& raw : fetched->batches) {

@@ -92,6 +92,12 @@ class Cluster : public std::enable_shared_from_this<Cluster> {
                                      const google::protobuf::MessageLite& req, int64_t timeout_ms = 0) {
     return rpc_.Call<Resp>(std::move(conn), key, req, timeout_ms);
   }
+  /// Same, without parsing: the response body, for the responses read by hand (FetchLog).
+  asio::awaitable<Result<net::ResponseBody>> CallForBody(std::shared_ptr<net::ServerConnection> conn,
+                                                         protocol::ApiKey key,
+                                                         const google::protobuf::MessageLite& req, int64_t timeout_ms = 0) {
+    return rpc_.CallForBody(std::move(conn), key, req, timeout_ms);
+  }
   template <typename Resp>
   asio::awaitable<Result<Resp>> CallCoordinator(protocol::ApiKey key, const google::protobuf::MessageLite& req);
   /// Sends a frame in pieces (record batches borrowed, not copied).

@@ -21,6 +21,13 @@ asio::awaitable<Result<ResponseBody>> AwaitSend(std::shared_ptr<ServerConnection
 
 }  // namespace
 
+asio::awaitable<Result<ResponseBody>> RpcClient::CallForBody(std::shared_ptr<ServerConnection> conn, protocol::ApiKey key,
+                                                             const google::protobuf::MessageLite& req, int64_t timeout_ms) {
+  std::string frame(protocol::kRequestPrefixSize, '\0');
+  req.AppendToString(&frame);
+  co_return co_await Send(std::move(conn), key, std::move(frame), timeout_ms);
+}
+
 asio::awaitable<Result<ResponseBody>> RpcClient::Send(std::shared_ptr<ServerConnection> conn, protocol::ApiKey key,
                                                       std::string frame, int64_t timeout_ms) {
   co_return co_await AwaitSend<std::string>(std::move(conn), key, std::move(frame),

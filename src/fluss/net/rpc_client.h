@@ -28,6 +28,11 @@ class RpcClient {
   asio::awaitable<Result<Resp>> Call(std::shared_ptr<ServerConnection> conn, protocol::ApiKey key,
                                      const google::protobuf::MessageLite& req, int64_t timeout_ms = 0);
 
+  /// Sends `req` as `key` on `conn` and returns the response body unparsed (for the responses
+  /// read by hand); fails and times out as Call.
+  asio::awaitable<Result<ResponseBody>> CallForBody(std::shared_ptr<ServerConnection> conn, protocol::ApiKey key,
+                                                    const google::protobuf::MessageLite& req, int64_t timeout_ms = 0);
+
   /// Sends a serialised request (`frame` starts with protocol::kRequestPrefixSize reserved
   /// bytes) and returns the raw response body; `timeout_ms` as for Call.
   asio::awaitable<Result<ResponseBody>> Send(std::shared_ptr<ServerConnection> conn, protocol::ApiKey key,
@@ -43,10 +48,8 @@ class RpcClient {
 template <typename Resp>
 asio::awaitable<Result<Resp>> RpcClient::Call(std::shared_ptr<ServerConnection> conn, protocol::ApiKey key,
                                               const google::protobuf::MessageLite& req, int64_t timeout_ms) {
-  std::string frame(protocol::kRequestPrefixSize, '\0');
-  req.AppendToString(&frame);
   const std::string server = conn->endpoint().ToString();
-  auto body = co_await Send(std::move(conn), key, std::move(frame), timeout_ms);
+  auto body = co_await CallForBody(std::move(conn), key, req, timeout_ms);
   if (!body.ok()) co_return body.status();
   Resp resp;
   if (!resp.ParseFromArray(body->data, static_cast<int>(body->size)))

@@ -5,11 +5,13 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <functional>
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -29,12 +31,23 @@ struct ServerEndpoint {
   std::string ToString() const { return host + ":" + std::to_string(port); }
 };
 
-/// The payload of a successful response: `body` (the XxxResponse protobuf bytes) is a view
-/// into `frame`.
+/// The payload of a successful response: `data` (`size` bytes of XxxResponse protobuf) is a
+/// view into `frame`, which the holder owns (shared) and may rewrite in place (FetchLog's
+/// records are aligned there, protocol/fetch_log_response.h).
 struct ResponseBody {
-  std::shared_ptr<std::string> frame;
-  const char* data = nullptr;
+  std::shared_ptr<uint8_t[]> frame;
+  uint8_t* data = nullptr;
   size_t size = 0;
+
+  /// A body holding a copy of `bytes` (for a response's bytes from elsewhere: tests, fuzzing).
+  static ResponseBody Copy(std::string_view bytes) {
+    ResponseBody b;
+    b.frame = std::make_shared_for_overwrite<uint8_t[]>(bytes.size());
+    b.data = b.frame.get();
+    b.size = bytes.size();
+    if (!bytes.empty()) std::memcpy(b.data, bytes.data(), bytes.size());
+    return b;
+  }
 };
 
 using ResponseCallback = std::function<void(Result<ResponseBody>)>;
@@ -108,7 +121,9 @@ class ServerConnection : public std::enable_shared_from_this<ServerConnection> {
   void WriteFrame(protocol::ApiKey key, int16_t version, int32_t request_id, OutgoingFrame frame);
   void StartWrite();
   void StartRead();
-  void OnFrame(std::shared_ptr<std::string> frame);
+  void ReadFrame(std::shared_ptr<uint8_t[]> frame, size_t size, size_t have, uint64_t gen);
+  void SetReceiveLowWatermark(size_t remaining);
+  void OnFrame(std::shared_ptr<uint8_t[]> frame, size_t size);
   void Fail(const Status& st);
 
   asio::io_context& io_;
@@ -132,6 +147,7 @@ class ServerConnection : public std::enable_shared_from_this<ServerConnection> {
   std::vector<OutgoingFrame> in_write_;  // frames owned by the async_write in progress
   bool writing_ = false;
   uint8_t length_buf_[4];
+  int receive_low_watermark_ = 1;  // the socket's SO_RCVLOWAT (bytes)
 };
 
 }  // namespace fluss::net

@@ -16,7 +16,7 @@
 #include <arrow/buffer.h>
 
 #include "fluss/metadata/table_bucket.h"
-#include "fluss/proto/fluss_api.pb.h"
+#include "fluss/net/server_connection.h"
 #include "fluss/record/log_batch.h"
 #include "fluss/status.h"
 
@@ -44,14 +44,15 @@ struct LeaderFetch {
   std::set<int64_t> stale_partitions;
 };
 
-/// Takes the batches of `response`, the answer to a fetch of `positions` (bucket -> fetch
-/// offset), moving its records out. Rows before a bucket's fetch offset are skipped; with
+/// Takes the batches of `response` (a FetchLogResponse body, read and rewritten in place by
+/// protocol::ParseFetchLogResponse), the answer to a fetch of `positions` (bucket -> fetch
+/// offset); the batches are slices of its frame, which they keep alive. Rows before a bucket's fetch offset are skipped; with
 /// `stop`, rows at or past a bucket's stop offset are left out too. Buckets the response names
 /// but `positions` does not are ignored. `table` (e.g. "db.t") names the table in messages.
 /// Fails with a bucket's server error when it is not retriable (FENCED_LEADER_EPOCH 24 and the
 /// partition errors above excepted), kUnsupported for records tiered to remote storage, or a
-/// malformed batch's error.
-Result<LeaderFetch> TakeLeaderFetch(proto::FetchLogResponse& response,
+/// malformed response's or batch's error (kProtocol).
+Result<LeaderFetch> TakeLeaderFetch(const net::ResponseBody& response,
                                     const std::map<metadata::TableBucket, int64_t>& positions,
                                     const std::optional<std::map<metadata::TableBucket, int64_t>>& stop,
                                     const std::string& table);

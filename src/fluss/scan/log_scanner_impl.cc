@@ -629,7 +629,7 @@ asio::awaitable<Result<LeaderFetch>> LogScannerImpl::FetchFromLeader(
   // The leader may hold the fetch for up to wait_ms before answering (protocol-rpc.md 11.3):
   // that wait is not a lost answer, so the request timeout starts after it.
   const int64_t timeout_ms = opts.request_timeout_ms + std::max<int64_t>(wait_ms, 0);
-  auto resp = co_await cluster_->Call<proto::FetchLogResponse>(conn, ApiKey::FETCH_LOG, req, timeout_ms);
+  auto resp = co_await cluster_->CallForBody(conn, ApiKey::FETCH_LOG, req, timeout_ms);
   if (!resp.ok()) {
     if (!resp.status().IsRetriable())
       co_return resp.status().WithContext("fetching table " + path.ToString() + " from tablet server " +
@@ -639,7 +639,8 @@ asio::awaitable<Result<LeaderFetch>> LogScannerImpl::FetchFromLeader(
     co_return out;
   }
   auto fetched = TakeLeaderFetch(*resp, positions, stop, path.ToString());
-  if (fetched.ok() && fetched->invalidate_table) cluster_->metadata().InvalidateTable(path);
+  if (!fetched.ok()) co_return fetched.status().WithContext("from tablet server " + std::to_string(leader));
+  if (fetched->invalidate_table) cluster_->metadata().InvalidateTable(path);
   co_return fetched;
 }
 
