@@ -244,8 +244,12 @@ async def test_cancelled_poll_loses_nothing(conn, admin, database):
 
 
 def _ctrl_c_script(bootstrap_servers, database, inside_asyncio: bool) -> str:
+    # The child gets Python's own SIGINT handler whatever it inherits: a runner started as a
+    # background job of a non-interactive shell passes SIGINT on ignored (SIG_IGN), and Python
+    # then keeps ignoring it, so Ctrl-C would never reach the poll.
     return textwrap.dedent(f"""
-        import asyncio, pyarrow as pa, fluss
+        import asyncio, signal, pyarrow as pa, fluss
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         async def setup():
             conn = await fluss.FlussConnection.connect(fluss.Config({{"bootstrap.servers": "{bootstrap_servers}"}}))
             admin = await conn.get_admin()
