@@ -115,6 +115,11 @@ async def test_frozen_leader_during_writes_every_handle_succeeds(cluster):
         frozen_at = n // 3
         for i in range(n):
             if i == frozen_at:
+                # The rows so far acknowledged first (acks all, min in-sync replicas 2): a
+                # follower is then in the ISR, so the coordinator can elect it. Frozen before
+                # that, on a loaded machine, the ISR was still [leader] and Fluss left the
+                # bucket without a leader ("Elect result is empty"; seen in a CI run).
+                await asyncio.wait_for(writer.flush(), 120)
                 await cluster.afreeze(victim)
             handles.append(writer.append(row(i)))
             if i % 100 == 99:
