@@ -20,6 +20,9 @@ struct Value {
   enum class Kind : uint8_t { kNull, kBool, kInt64, kDouble, kBytes, kDecimal, kArray, kMap, kRow };
   Kind kind = Kind::kNull;
   bool b = false;
+  /// kBytes: the caller vouches that `s` is valid UTF-8 (e.g. it came from a Python str), so a
+  /// STRING column skips its own UTF-8 scan. Leave false when unsure: the value is then checked.
+  bool utf8 = false;
   int64_t i = 0;
   double d = 0;
   std::string_view s;
@@ -33,6 +36,9 @@ struct Value {
   static Value Int(int64_t v) { Value x; x.kind = Kind::kInt64; x.i = v; return x; }
   static Value Double(double v) { Value x; x.kind = Kind::kDouble; x.d = v; return x; }
   static Value Bytes(std::string_view v) { Value x; x.kind = Kind::kBytes; x.s = v; return x; }
+  /// A kBytes value known to be valid UTF-8 (see `utf8`); passing bytes that are not is the
+  /// caller's bug and stores a value readers refuse as corrupt.
+  static Value Utf8(std::string_view v) { Value x = Bytes(v); x.utf8 = true; return x; }
   static Value Decimal(int64_t hi, uint64_t lo) {
     Value x; x.kind = Kind::kDecimal; x.dec_hi = hi; x.dec_lo = lo; return x;
   }

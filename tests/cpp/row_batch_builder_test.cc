@@ -115,5 +115,79 @@ TEST(RowBatchBuilder, ValidateNamesTheColumnAndAppendsNothing) {
   EXPECT_NE(st.message().find("'u'"), std::string::npos) << st.message();
 }
 
+// Rows past the builders' first reservation (RowBatchBuilder grows them by doubling and then
+// appends without checks): every value, null or not, lands in its row.
+TEST(RowBatchBuilder, ManyRowsAcrossReservations) {
+  auto schema = arrow::schema({arrow::field("b", arrow::boolean()), arrow::field("i", arrow::int32()),
+                               arrow::field("d", arrow::float64()), arrow::field("s", arrow::utf8()),
+                               arrow::field("bin", arrow::large_binary())});
+  RowBatchBuilder b(schema);
+  const int kRows = 5000;  // several doublings from the first 1024 rows
+  std::vector<std::string> text(kRows);
+  for (int r = 0; r < kRows; ++r) {
+    text[r] = std::string(static_cast<size_t>(r % 40), static_cast<char>('a' + r % 26));
+    std::vector<Value> row = {Value::Bool(r % 2 == 0), Value::Int(r), Value::Double(r * 0.5), Value::Utf8(text[r]),
+                              Value::Bytes(text[r])};
+    if (r % 7 == 3) row[r % 5] = Value::Null();
+    ASSERT_TRUE(RowValidator(schema).Check(row.data(), row.size()).ok()) << r;
+    ASSERT_TRUE(b.Append(row.data()).ok()) << r;
+  }
+  auto rb = b.Finish();
+  ASSERT_TRUE(rb.ok()) << rb.status().ToString();
+  ASSERT_EQ((*rb)->num_rows(), kRows);
+  ASSERT_TRUE((*rb)->ValidateFull().ok());
+  const auto& bools = static_cast<const arrow::BooleanArray&>(*(*rb)->column(0));
+  const auto& ints = static_cast<const arrow::Int32Array&>(*(*rb)->column(1));
+  const auto& doubles = static_cast<const arrow::DoubleArray&>(*(*rb)->column(2));
+  const auto& strings = static_cast<const arrow::StringArray&>(*(*rb)->column(3));
+  const auto& bins = static_cast<const arrow::LargeBinaryArray&>(*(*rb)->column(4));
+  for (int r = 0; r < kRows; ++r) {
+    const int null_column = r % 7 == 3 ? r % 5 : -1;
+    EXPECT_EQ(bools.IsNull(r), null_column == 0) << r;
+    EXPECT_EQ(ints.IsNull(r), null_column == 1) << r;
+    EXPECT_EQ(doubles.IsNull(r), null_column == 2) << r;
+    EXPECT_EQ(strings.IsNull(r), null_column == 3) << r;
+    EXPECT_EQ(bins.IsNull(r), null_column == 4) << r;
+    if (null_column != 0) EXPECT_EQ(bools.Value(r), r % 2 == 0) << r;
+    if (null_column != 1) EXPECT_EQ(ints.Value(r), r) << r;
+    if (null_column != 2) EXPECT_EQ(doubles.Value(r), r * 0.5) << r;
+    if (null_column != 3) EXPECT_EQ(strings.GetView(r), text[r]) << r;
+    if (null_column != 4) EXPECT_EQ(bins.GetView(r), text[r]) << r;
+  }
+  // Reusable after Finish, starting from an empty reservation again.
+  const std::vector<Value> one = {Value::Bool(true), Value::Int(7), Value::Double(1), Value::Utf8("x"), Value::Bytes("y")};
+  ASSERT_TRUE(b.Append(one.data()).ok());
+  auto again = b.Finish();
+  ASSERT_TRUE(again.ok());
+  ExpectColumn(*again, 1, "[7]");
+  ExpectColumn(*again, 3, R"(["x"])");
+}
+
+// A STRING value is checked for UTF-8 unless the caller vouches for it (Value::Utf8, as the
+// Python client does for a str); CHAR is checked either way, BYTES never.
+TEST(RowValidator, Utf8CheckedUnlessVouchedFor) {
+  auto schema = arrow::schema({arrow::field("s", arrow::utf8()), CharField("c", 4), arrow::field("bin", arrow::binary())});
+  const std::string bad = "a\xff";
+  std::vector<Value> row = {Value::Bytes(bad), Value::Bytes("ok"), Value::Bytes(bad)};
+  Status st = RowValidator(schema).Check(row.data(), row.size());
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(st.message(), "column 's' (STRING): value is not valid UTF-8");
+  row[0] = Value::Bytes("h\xc3\xa9");
+  EXPECT_TRUE(RowValidator(schema).Check(row.data(), row.size()).ok());
+  row[0] = Value::Utf8("h\xc3\xa9");
+  EXPECT_TRUE(RowValidator(schema).Check(row.data(), row.size()).ok());
+  row[1] = Value::Utf8(bad);  // vouching does not skip CHAR's checks
+  st = RowValidator(schema).Check(row.data(), row.size());
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(st.message(), "column 'c' (CHAR(4)): value is not valid UTF-8");
+  row[1] = Value::Utf8("abcde");
+  st = RowValidator(schema).Check(row.data(), row.size());
+  EXPECT_EQ(st.message(), "column 'c' (CHAR(4)): value has 5 bytes, more than 4");
+  row[1] = Value::Null();
+  row[0] = Value::Int(3);  // the kind is still checked
+  st = RowValidator(schema).Check(row.data(), row.size());
+  EXPECT_EQ(st.message(), "column 's' (STRING): a value of kind int does not fit");
+}
+
 }  // namespace
 }  // namespace fluss::write

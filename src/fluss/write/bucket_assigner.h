@@ -2,10 +2,12 @@
 // for tables with a bucket key, else the Java client's STICKY policy (one bucket until its
 // batch is full, then another chosen at random).
 //
-// Thread affinity: any thread. StickyBucketAssigner locks its own `mu_` (a leaf lock);
+// Thread affinity: any thread. StickyBucketAssigner reads its current bucket without a lock
+// (an atomic, read once per row) and moves it under its own `mu_` (a leaf lock);
 // KeyBucketAssigner is immutable.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <optional>
@@ -42,9 +44,9 @@ class StickyBucketAssigner final : public BucketAssigner {
 
  private:
   const int32_t num_buckets_;
-  std::mutex mu_;
-  std::mt19937 rng_;
-  int32_t current_ = 0;
+  std::mutex mu_;     // serialises moves (rng_)
+  std::mt19937 rng_;  // mu_
+  std::atomic<int32_t> current_{0};
 };
 
 /// Fluss default bucketing of the CompactedKey bytes of the bucket-key columns.

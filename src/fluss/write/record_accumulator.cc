@@ -8,8 +8,7 @@ Result<RecordAccumulator::Appended> RecordAccumulator::Append(const std::shared_
   std::lock_guard<std::mutex> lock(mu_);
   if (aborted_) return abort_status_;
   Appended out;
-  const Key key{tracker.get(), bucket};
-  auto it = FindOpenLocked(key);
+  auto it = FindOpenLocked(tracker.get(), bucket);
   std::unique_ptr<WriteBatch> fresh;
   WriteBatch* batch;
   if (it != open_.end()) {
@@ -25,7 +24,7 @@ Result<RecordAccumulator::Appended> RecordAccumulator::Append(const std::shared_
     fresh->tracker = tracker;
     fresh->result = std::make_shared<WriteResult::State>();
     out.opened = fresh->id;
-    it = open_.emplace(key, std::move(fresh)).first;
+    it = open_.emplace(Key{tracker.get(), bucket}, std::move(fresh)).first;
     last_ = it;
   }
   batch->bytes += bytes;
@@ -43,7 +42,7 @@ Status RecordAccumulator::AddClosed(const std::shared_ptr<WriteTracker>& tracker
                                     std::shared_ptr<WriteResult::State> result, int64_t bytes) {
   std::lock_guard<std::mutex> lock(mu_);
   if (aborted_) return abort_status_;
-  auto it = FindOpenLocked(Key{tracker.get(), batch->physical_bucket()});
+  auto it = FindOpenLocked(tracker.get(), batch->physical_bucket());
   if (it != open_.end()) CloseLocked(it);
   batch->id = tracker->Begin();
   batch->tracker = tracker;
@@ -54,11 +53,11 @@ Status RecordAccumulator::AddClosed(const std::shared_ptr<WriteTracker>& tracker
   return Status::OK();
 }
 
-RecordAccumulator::OpenMap::iterator RecordAccumulator::FindOpenLocked(const Key& key) {
-  if (last_ != open_.end() && last_->first.first == key.first && !(last_->first.second < key.second) &&
-      !(key.second < last_->first.second))
-    return last_;
-  auto it = open_.find(key);
+RecordAccumulator::OpenMap::iterator RecordAccumulator::FindOpenLocked(const WriteTracker* tracker,
+                                                                     const PhysicalBucket& bucket) {
+  // Consecutive rows mostly go to the same batch: checked without building a Key (a string copy).
+  if (last_ != open_.end() && last_->first.first == tracker && last_->first.second == bucket) return last_;
+  auto it = open_.find(Key{tracker, bucket});
   if (it != open_.end()) last_ = it;
   return it;
 }
@@ -83,7 +82,7 @@ void RecordAccumulator::CloseAll(const WriteTracker* tracker) {
 
 bool RecordAccumulator::CloseIfOpen(const WriteTracker* tracker, const PhysicalBucket& bucket, uint64_t id) {
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = FindOpenLocked(Key{tracker, bucket});
+  auto it = FindOpenLocked(tracker, bucket);
   if (it == open_.end() || it->second->id != id) return false;
   CloseLocked(it);
   return true;

@@ -65,9 +65,9 @@ class RecordAccumulator {
   using OpenMap = std::map<Key, std::unique_ptr<WriteBatch>>;
   /// Moves the open batch at `it` to the closed queue (mu_ held).
   void CloseLocked(OpenMap::iterator it);
-  /// The open batch of `key`, or open_.end() (mu_ held). Rows mostly go to the bucket of the
+  /// The open batch of (`tracker`, `bucket`), or open_.end() (mu_ held). Rows mostly go to the bucket of the
   /// previous row (sticky assignment, or one key), so that one is remembered.
-  OpenMap::iterator FindOpenLocked(const Key& key);
+  OpenMap::iterator FindOpenLocked(const WriteTracker* tracker, const PhysicalBucket& bucket);
 
   MemoryLimiter& memory_;
   const int64_t batch_size_;

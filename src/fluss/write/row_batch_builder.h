@@ -32,12 +32,18 @@ class RowBatchBuilder {
 
  private:
   using AppendFn = arrow::Status (*)(arrow::ArrayBuilder*, const Value&);
+  static constexpr int64_t kFirstCapacity = 1024;  // rows
+
+  /// Grows every scalar column's builder to twice `capacity_` rows (kFirstCapacity at first).
+  Status Reserve();
+
   std::shared_ptr<arrow::Schema> schema_;
   std::vector<std::unique_ptr<arrow::ArrayBuilder>> builders_;
   std::vector<AppendFn> append_;
   std::vector<int32_t> fixed_width_;  // bytes per value for the size estimate
   std::vector<std::optional<row::ColumnType>> nested_;  // ARRAY/MAP/ROW columns: appended recursively
   int64_t num_rows_ = 0;
+  int64_t capacity_ = 0;  // rows every scalar builder has room for
   int64_t estimated_bytes_ = 0;
 };
 

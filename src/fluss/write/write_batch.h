@@ -46,6 +46,7 @@ struct PhysicalBucket {
   friend bool operator<(const PhysicalBucket& a, const PhysicalBucket& b) {
     return std::tie(a.bucket, a.partition_name) < std::tie(b.bucket, b.partition_name);
   }
+  friend bool operator==(const PhysicalBucket& a, const PhysicalBucket& b) = default;
 };
 
 /// The table a batch belongs to, shared by every batch of one writer.
