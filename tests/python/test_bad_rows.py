@@ -81,3 +81,33 @@ async def test_bad_arrow_batch_is_rejected(conn, admin, database):
     await writer.flush()
     assert (await read_all(table, 1)).to_pylist() == [
         {"id": 1, "small": None, "name": "x", "amount": None, "flag": True}]
+
+
+# Around the sizes where the converter reads an int's digits itself (one and two 30-bit digits)
+# and where it falls back to CPython (longer ints): every value comes back exactly, and those
+# out of range are refused naming the column, with nothing queued lost.
+INT_EDGES = [0, 1, -1, 2**30 - 1, 2**30, -(2**30), -(2**30) - 1, 2**60 - 1, 2**60, -(2**60) + 1, -(2**60),
+             2**62 + 12345, 2**63 - 1, -(2**63), 7]
+
+
+async def test_integers_around_digit_boundaries_read_back_exactly(conn, admin, database):
+    schema = pa.schema([pa.field("seq", pa.int32()), pa.field("big", pa.int64()), pa.field("i", pa.int32())])
+    path = fluss.TablePath(database, "int_edges")
+    await admin.create_table(path, fluss.TableDescriptor(fluss.Schema(schema), bucket_count=1), ignore_if_exists=True)
+    table = await conn.get_table(path)
+    writer = await table.new_append_writer()
+    i32 = [v for v in INT_EDGES if -(2**31) <= v < 2**31] + [2**31 - 1, -(2**31)]
+    for seq, v in enumerate(INT_EDGES):
+        writer.append({"seq": seq, "big": v, "i": i32[seq % len(i32)]})
+    for bad, column in [({"seq": 100, "big": 2**63}, "big"), ({"seq": 101, "big": -(2**63) - 1}, "big"),
+                        ({"seq": 102, "big": 2**70}, "big"), ({"seq": 103, "i": 2**31}, "i"),
+                        ({"seq": 104, "i": -(2**31) - 1}, "i"), ({"seq": 105, "i": 2**40}, "i")]:
+        with pytest.raises(fluss.FlussError) as e:
+            writer.append(bad)
+        assert f"column '{column}'" in e.value.message, e.value.message
+    writer.append((len(INT_EDGES), None, None))
+    await writer.flush()
+    rows = sorted((await read_all(table, 1)).to_pylist(), key=lambda r: r["seq"])
+    expected = [{"seq": s, "big": v, "i": i32[s % len(i32)]} for s, v in enumerate(INT_EDGES)]
+    assert rows == expected + [{"seq": len(INT_EDGES), "big": None, "i": None}]
+    await admin.drop_table(path)

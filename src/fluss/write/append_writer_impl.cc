@@ -116,22 +116,22 @@ Result<WriteResult> AppendWriterImpl::Append(const Value* values, size_t count) 
 
 Result<std::shared_ptr<WriteResult::State>> AppendWriterImpl::AppendValidated(const Value* values) {
   std::string key;  // the encoded bucket key, for key-bucketed tables
-  std::string partition;
+  PhysicalBucket where = Bucket(0, {});
   if (partitions_) {
     auto name = partitions_->NameOf(values);
     if (!name.ok()) return name.status().WithContext("table " + table_.table_path.ToString());
-    partition = std::move(*name);
+    where.partition_name = std::move(*name);
   }
-  FLUSS_ASSIGN_OR_RETURN(const int32_t bucket, assigner_->Assign(values, &key));
+  FLUSS_ASSIGN_OR_RETURN(where.bucket.bucket, assigner_->Assign(values, &key));
   WriteRecord record;
   record.row = values;
-  auto appended = client_->Append(tracker_, Bucket(bucket, std::move(partition)), record, make_batch_);
+  auto appended = client_->Append(tracker_, where, record, make_batch_);
   if (!appended.ok()) return appended.status().WithContext("table " + table_.table_path.ToString());
   if (appended->batch_full) {
-    assigner_->OnBatchFull(bucket);
+    assigner_->OnBatchFull(where.bucket.bucket);
     client_->Wake();
   }
-  return appended->result;
+  return std::move(appended->result);
 }
 
 Result<WriteResult> AppendWriterImpl::AppendNoWait(const Value* values, size_t count) {

@@ -22,8 +22,8 @@ Result<RecordAccumulator::Appended> WriterClient::Append(const std::shared_ptr<W
                                                          const WriteRecord& record,
                                                          const RecordAccumulator::BatchFactory& make) {
   if (cluster_->closed()) return Status::Closed("the connection is closed");
-  FLUSS_ASSIGN_OR_RETURN(auto appended, accumulator_->Append(tracker, bucket, record, make));
-  if (appended.opened && !appended.batch_full) ScheduleLinger(tracker, bucket, *appended.opened);
+  auto appended = accumulator_->Append(tracker, bucket, record, make);
+  if (appended.ok() && appended->opened && !appended->batch_full) ScheduleLinger(tracker, bucket, *appended->opened);
   return appended;
 }
 
