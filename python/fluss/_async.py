@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import collections
+import weakref
 
 
 def _settle(fut: asyncio.Future, err, value, lost=None) -> None:
@@ -27,13 +29,69 @@ def _deliver(fut: asyncio.Future, err, value, lost) -> None:
         fut.set_result(value)
 
 
+class _Inbox:
+    """Completions bound for one event loop, handed over in batches.
+
+    The I/O thread ``put``s each outcome (GIL held); only the first ``put`` after a ``drain``
+    wakes the loop (one ``call_soon_threadsafe``), and that ``drain`` settles every outcome
+    queued by then, in arrival order. So 64 lookups answered by one response wake the loop once,
+    not 64 times.
+    """
+
+    __slots__ = ("_loop", "_items", "_scheduled")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop):
+        self._loop = weakref.ref(loop)  # not a strong one: the inbox must not keep its loop alive
+        self._items: collections.deque = collections.deque()
+        self._scheduled = False
+
+    def put(self, fut, err, value, lost) -> None:
+        """Any thread (GIL held)."""
+        self._items.append((fut, err, value, lost))
+        if self._scheduled:
+            return
+        self._scheduled = True
+        loop = self._loop()
+        try:
+            if loop is None:
+                raise RuntimeError("the event loop is gone")
+            loop.call_soon_threadsafe(self._drain)
+        except RuntimeError:
+            self._items.clear()  # the loop is closed: nobody is waiting any more
+
+    def _drain(self) -> None:
+        """The loop's thread. The flag is reset before popping, so an outcome put while this
+        runs is either popped below or schedules the next drain: none is left behind."""
+        self._scheduled = False
+        items = self._items
+        while items:
+            fut, err, value, lost = items.popleft()
+            try:
+                _settle(fut, err, value, lost)
+            except Exception as e:  # one failing callback must not strand the others
+                fut.get_loop().call_exception_handler(
+                    {"message": "fluss: delivering a completion failed", "exception": e, "future": fut})
+
+
+_inboxes: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Inbox]" = weakref.WeakKeyDictionary()
+
+
+def _inbox(loop: asyncio.AbstractEventLoop) -> _Inbox:
+    """The inbox of ``loop`` (the loop's thread)."""
+    inbox = _inboxes.get(loop)
+    if inbox is None:
+        inbox = _inboxes[loop] = _Inbox(loop)
+    return inbox
+
+
 def future_from(start, lost=None):
     """Returns an asyncio future resolved by the native ``start(done)``.
 
     ``lost(value)`` (optional) receives a result that arrives after the future was cancelled.
 
-    ``done(err, value)`` is called once, from the I/O thread (GIL held); it hands the outcome to
-    the event loop with ``call_soon_threadsafe``, so the loop is never blocked.
+    ``done(err, value)`` is called once, from the I/O thread (GIL held); it queues the outcome
+    in the loop's inbox (``_Inbox``), which hands outcomes to the event loop in batches with
+    one ``call_soon_threadsafe`` each, so the loop is never blocked and wakes once per batch.
     """
     loop = asyncio.get_running_loop()
     fut = loop.create_future()
@@ -41,12 +99,10 @@ def future_from(start, lost=None):
         # Resolved once the native result was delivered or handed back through `lost`, even
         # when `fut` was cancelled first: the next operation of the same object waits for it.
         fut._fluss_settled = loop.create_future()
+    put = _inbox(loop).put
 
     def done(err, value):
-        try:
-            loop.call_soon_threadsafe(_settle, fut, err, value, lost)
-        except RuntimeError:
-            pass  # the loop is closed: nobody is waiting any more
+        put(fut, err, value, lost)
 
     start(done)
     return fut
