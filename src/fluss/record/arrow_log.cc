@@ -11,6 +11,7 @@
 #include <arrow/util/compression.h>
 #include <arrow/util/key_value_metadata.h>
 
+#include "fluss/record/batch_validation.h"
 #include "fluss/record/decode_memory.h"
 #include "fluss/record/lz4_frame_codec.h"
 #include "fluss/record/zstd_codec.h"
@@ -177,7 +178,7 @@ Result<std::shared_ptr<arrow::RecordBatch>> DecodeArrowLogBatch(
   // The IPC reader checks buffer sizes only: offsets pointing outside their data, invalid UTF-8
   // or decimals beyond their precision would reach every reader of the batch (and crash some).
   // Java's reader trusts the server here; a client that never crashes on bad bytes cannot.
-  auto valid = (*rb)->ValidateFull();
+  auto valid = ValidateBatchFull(**rb);
   if (!valid.ok()) return Malformed(valid, "validating the Arrow record batch of a log batch");
   return StripCharPadding(std::move(*rb));
 }
