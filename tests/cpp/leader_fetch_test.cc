@@ -86,6 +86,36 @@ TEST(LeaderFetch, StopOffsetsCutTheLastBatch) {
   EXPECT_EQ(got->next_positions.at(P(7, 1)), 4);
 }
 
+// An answer cut at the bucket's byte limit ends in part of a batch: the complete batches are
+// taken, and the cut batch's whole size is reported so the next fetch asks for all of it (not
+// the same part again); a cut so short its length is unknown, or a bucket stopped before the
+// cut, report nothing.
+TEST(LeaderFetch, ABatchCutShortReportsItsWholeSize) {
+  const std::string first = Batch(0, 3);
+  const std::string big = Batch(3, 500);
+  proto::FetchLogResponse resp;
+  AddBucket(resp, 7, 0)->set_records(first + big.substr(0, 100));
+  AddBucket(resp, 7, 1)->set_records(big.substr(0, 40));     // only part of the header
+  AddBucket(resp, 7, 2)->set_records(big.substr(0, 8));      // not even the batch length
+  AddBucket(resp, 7, 3)->set_records(first + big.substr(0, 100));
+  const std::map<TableBucket, int64_t> stop{{P(7, 3), 3}};
+  auto got = TakeLeaderFetch(Body(resp), {{P(7, 0), 0}, {P(7, 1), 3}, {P(7, 2), 3}, {P(7, 3), 0}}, stop, "db.t");
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  ASSERT_EQ(got->batches.size(), 2u);  // `first` of buckets 0 and 3
+  EXPECT_EQ((std::map<TableBucket, int64_t>{{P(7, 0), 3}, {P(7, 3), 3}}), got->next_positions);
+  EXPECT_EQ((std::map<TableBucket, int64_t>{{P(7, 0), static_cast<int64_t>(big.size())},
+                                            {P(7, 1), static_cast<int64_t>(big.size())}}),
+            got->next_batch_bytes);
+  // The whole batch, when asked for, is taken and reports nothing further.
+  proto::FetchLogResponse whole;
+  AddBucket(whole, 7, 0)->set_records(big);
+  auto again = TakeLeaderFetch(Body(whole), {{P(7, 0), 3}}, std::nullopt, "db.t");
+  ASSERT_TRUE(again.ok());
+  ASSERT_EQ(again->batches.size(), 1u);
+  EXPECT_EQ(again->next_positions.at(P(7, 0)), 503);
+  EXPECT_TRUE(again->next_batch_bytes.empty());
+}
+
 TEST(LeaderFetch, ErrorsThatMayMeanADroppedPartitionMarkItStale) {
   for (int32_t code : {protocol::UNKNOWN_TABLE_OR_BUCKET_EXCEPTION, protocol::NOT_LEADER_OR_FOLLOWER,
                        protocol::PARTITION_NOT_EXISTS}) {

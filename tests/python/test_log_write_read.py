@@ -190,3 +190,30 @@ async def test_column_projection(conn, admin, database):
     with pytest.raises(fluss.FlussError) as e:
         table.new_scan().project_by_name(["nope"])
     assert "nope" in e.value.message
+
+
+async def test_batches_larger_than_the_bucket_fetch_limit_read_back_exactly(bootstrap_servers, admin, database):
+    """Batches of ~400 KB in 8 buckets, read with a 16 KB per-bucket fetch limit: the server cuts
+    every answer but the first one's at 16 KB; the scanner then asks for the cut batch's whole
+    size, and every row comes back once, in order per bucket."""
+    path = fluss.TablePath(database, "big_batches")
+    schema = pa.schema([("id", pa.int64()), ("text", pa.string())])
+    await admin.create_table(path, fluss.TableDescriptor(fluss.Schema(schema), bucket_count=8))
+    config = {"bootstrap.servers": bootstrap_servers, "client.scanner.log.fetch.max-bytes-for-bucket": "16kb",
+              "client.writer.batch-size": "512kb"}
+    conn = await fluss.FlussConnection.connect(fluss.Config(config))
+    try:
+        table = await conn.get_table(path)
+        writer = await table.new_append_writer()
+        n = 40_000
+        for start in range(0, n, 5_000):  # one Arrow batch per write: each goes whole to a bucket
+            ids = list(range(start, start + 5_000))
+            writer.write_arrow_batch(pa.record_batch([pa.array(ids, pa.int64()),
+                                                      pa.array([f"row-{i:08d}-" + "x" * 60 for i in ids])],
+                                                     schema=schema))
+        await writer.flush()
+        got = (await read_all(table, 8)).to_pydict()
+        assert sorted(got["id"]) == list(range(n))
+        assert all(t == f"row-{i:08d}-" + "x" * 60 for i, t in zip(got["id"], got["text"]))
+    finally:
+        conn.close()

@@ -56,7 +56,7 @@ Result<LogBatchHeader> ParseLogBatchHeader(const uint8_t* b, size_t size) {
 }
 
 bool LogBatchIterator::Next(LogBatchHeader* header, const uint8_t** batch, Status* status) {
-  if (size_ - pos_ < kHeaderSizeV0) return false;
+  if (size_ - pos_ < kLogOverhead) return false;
   const uint8_t* p = data_ + pos_;
   const int32_t length = GetLe<int32_t>(p + 8);
   if (length < 0) {
@@ -64,7 +64,10 @@ bool LogBatchIterator::Next(LogBatchHeader* header, const uint8_t** batch, Statu
     return false;
   }
   const size_t total = kLogOverhead + static_cast<size_t>(length);
-  if (total > size_ - pos_) return false;  // truncated trailing batch
+  if (total > size_ - pos_) {  // truncated trailing batch (ParseLogBatchHeader refuses a short Length)
+    truncated_batch_bytes_ = total;
+    return false;
+  }
   auto h = ParseLogBatchHeader(p, total);
   if (!h.ok()) {
     *status = h.status();

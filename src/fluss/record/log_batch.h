@@ -66,11 +66,15 @@ class LogBatchIterator {
   /// Next complete batch: sets `header`, `batch` and returns true; false at the end.
   /// A malformed batch sets `status` and returns false.
   bool Next(LogBatchHeader* header, const uint8_t** batch, Status* status);
+  /// After Next returned false without an error: the whole size in bytes of the trailing batch
+  /// the data cut short (a fetch answer truncated at the bucket's byte limit), 0 if none.
+  size_t truncated_batch_bytes() const { return truncated_batch_bytes_; }
 
  private:
   const uint8_t* data_;
   size_t size_;
   size_t pos_ = 0;
+  size_t truncated_batch_bytes_ = 0;
 };
 
 }  // namespace fluss::record

@@ -87,6 +87,8 @@ Result<LeaderFetch> TakeLeaderFetch(const net::ResponseBody& response, const std
     }
     if (!iter_status.ok()) return iter_status.WithContext(where);
     if (pos != pos_it->second) out.next_positions[tb] = pos;
+    if (pos < limit && it.truncated_batch_bytes() > 0)
+      out.next_batch_bytes[tb] = static_cast<int64_t>(it.truncated_batch_bytes());
   }
   return out;
 }

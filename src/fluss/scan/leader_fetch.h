@@ -36,6 +36,9 @@ struct RawBatch {
 struct LeaderFetch {
   std::vector<RawBatch> batches;
   std::map<metadata::TableBucket, int64_t> next_positions;  ///< buckets that advanced
+  /// Buckets whose answer ended in a batch cut short at the bucket's byte limit: that batch's
+  /// whole size in bytes, to ask for next time (else the same cut happens again).
+  std::map<metadata::TableBucket, int64_t> next_batch_bytes;
   bool retry = false;             ///< a retriable per-bucket error happened
   bool invalidate_table = false;  ///< a bucket of the (non-partitioned) table has a stale leader
   /// Partitions whose buckets the server does not know here (UNKNOWN_TABLE_OR_BUCKET 21,

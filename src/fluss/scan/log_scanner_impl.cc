@@ -568,14 +568,20 @@ asio::awaitable<Result<std::vector<RawBatch>>> LogScannerImpl::FetchRound(
   }
   if (cluster_->closed()) co_return Status::Closed("the connection is closed");
   std::map<int32_t, std::map<TableBucket, int64_t>> by_leader;
+  std::map<int32_t, std::map<TableBucket, int64_t>> max_bytes_by_leader;
   bool leaderless = false;
   for (auto& [b, sub] : positions) {
     auto leader = cluster_->metadata().Leader(b);
-    if (leader) by_leader[*leader][b] = sub.position;
-    else leaderless = true;
+    if (!leader) {
+      leaderless = true;
+      continue;
+    }
+    by_leader[*leader][b] = sub.position;
+    if (sub.next_batch_bytes > 0) max_bytes_by_leader[*leader][b] = sub.next_batch_bytes;
   }
   std::vector<asio::awaitable<Result<LeaderFetch>>> ops;
-  for (auto& [leader, buckets] : by_leader) ops.push_back(FetchFromLeader(leader, buckets, stop, wait_ms));
+  for (auto& [leader, buckets] : by_leader)
+    ops.push_back(FetchFromLeader(leader, buckets, max_bytes_by_leader[leader], stop, wait_ms));
   auto results = co_await net::WhenAll<LeaderFetch>(cluster_->io(), std::move(ops));
   std::vector<RawBatch> batches;
   bool retry = false;
@@ -594,6 +600,12 @@ asio::awaitable<Result<std::vector<RawBatch>>> LogScannerImpl::FetchRound(
         // A bucket re-subscribed or unsubscribed meanwhile keeps its new position.
         if (sub == subs_.end() || sub->second.epoch != positions[b].epoch) continue;
         sub->second.position = next;
+        sub->second.next_batch_bytes = 0;  // a new position: its batch's size is not known
+      }
+      for (auto& [b, bytes] : r->next_batch_bytes) {
+        auto sub = subs_.find(b);
+        if (sub == subs_.end() || sub->second.epoch != positions[b].epoch) continue;
+        sub->second.next_batch_bytes = bytes;
       }
       for (auto& batch : r->batches) {
         auto sub = subs_.find(batch.bucket);
@@ -608,16 +620,24 @@ asio::awaitable<Result<std::vector<RawBatch>>> LogScannerImpl::FetchRound(
 }
 
 asio::awaitable<Result<LeaderFetch>> LogScannerImpl::FetchFromLeader(
-    int32_t leader, std::map<TableBucket, int64_t> positions, std::optional<std::map<TableBucket, int64_t>> stop,
-    int32_t wait_ms) {
+    int32_t leader, std::map<TableBucket, int64_t> positions, std::map<TableBucket, int64_t> max_bytes,
+    std::optional<std::map<TableBucket, int64_t>> stop, int32_t wait_ms) {
   const TablePath& path = table_.table_path;
   const auto& opts = cluster_->options();
   protocol::FetchLogTable fetch;
   fetch.table_id = table_.table_id;
   fetch.projected_fields = decoder_->pushed_down_columns();
-  for (auto& [b, pos] : positions)
+  for (auto& [b, pos] : positions) {
+    // Never above client.scanner.log.fetch.max-bytes: a size from the server does not raise the
+    // memory a fetch may take (a batch larger than that comes whole when its bucket is first).
+    auto bigger = max_bytes.find(b);
+    const int64_t limit =
+        bigger == max_bytes.end()
+            ? opts.fetch_max_bytes_for_bucket
+            : std::max<int64_t>(opts.fetch_max_bytes_for_bucket, std::min<int64_t>(bigger->second, opts.fetch_max_bytes));
     fetch.buckets.push_back(protocol::FetchLogBucket{protocol::BucketRef{b.partition_id, b.bucket}, pos,
-                                                     opts.fetch_max_bytes_for_bucket});
+                                                     static_cast<int32_t>(std::min<int64_t>(limit, INT32_MAX))});
+  }
   const proto::FetchLogRequest req = protocol::MakeFetchLogRequest(fetch, opts.fetch_max_bytes, wait_ms, opts.fetch_min_bytes);
   LeaderFetch out;
   auto conn = cluster_->TabletServer(leader);
