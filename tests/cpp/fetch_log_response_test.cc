@@ -144,13 +144,38 @@ TEST(FetchLogResponse, RefusesMalformedBytesAndAbsentRequiredFields) {
   got = ParseAt(no_table_id.SerializePartialAsString(), 0, &body);
   ASSERT_FALSE(got.ok());
   EXPECT_NE(got.status().message().find("without table_id"), std::string::npos) << got.status().ToString();
-  // A group (wire type 3) is not a field of any Fluss message.
+  // A group (wire type 3) that never ends.
   got = ParseAt(std::string("\x0b", 1), 0, &body);
   EXPECT_FALSE(got.ok());
   // The empty response has no buckets.
   got = ParseAt("", 0, &body);
   ASSERT_TRUE(got.ok());
   EXPECT_TRUE(got->empty());
+}
+
+// Groups are in no Fluss message, but protobuf skips an unknown one (and a known field number
+// sent as a group), nested ones too, up to its end tag: so does the reader. Found by the
+// differential fuzz check (tests/fuzz/regressions/responses/unknown-group-field).
+TEST(FetchLogResponse, SkipsGroupsAsProtobufDoes) {
+  auto tag = [](uint32_t field, int type) { return std::string(1, static_cast<char>(field << 3 | type)); };
+  std::string bucket = tag(2, 0) + "\x05" + tag(9, 3) + tag(1, 0) + "\x01" + tag(10, 3) + tag(10, 4) + tag(9, 4) +
+                       tag(2, 3) + tag(2, 4);  // bucket_id 5, then a nested group, then field 2 as a group
+  std::string table = tag(1, 0) + "\x07" + tag(2, 2) + static_cast<char>(bucket.size()) + bucket;
+  std::string bytes = tag(14, 3) + tag(14, 4) + tag(1, 2) + static_cast<char>(table.size()) + table;
+  proto::FetchLogResponse reference;
+  ASSERT_TRUE(reference.ParseFromString(bytes));
+  ASSERT_EQ(reference.tables_resp(0).buckets_resp(0).bucket_id(), 5);
+  net::ResponseBody body;
+  auto got = ParseAt(bytes, 5, &body);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  ASSERT_EQ(got->size(), 1u);
+  EXPECT_EQ((*got)[0].table_id, 7);
+  EXPECT_EQ((*got)[0].bucket.bucket_id, 5);
+  // An end tag of another field, or one without a start: protobuf refuses both, so does the reader.
+  for (const std::string& bad : {tag(14, 3) + tag(15, 4), tag(14, 4), tag(1, 2) + "\x02" + tag(3, 4) + "\x00"}) {
+    EXPECT_FALSE(reference.ParseFromString(bad));
+    EXPECT_FALSE(ParseAt(bad, 0, &body).ok());
+  }
 }
 
 }  // namespace

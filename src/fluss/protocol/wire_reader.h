@@ -1,7 +1,8 @@
 // Reading protobuf wire format by hand, for the responses whose bytes fields must not be copied
 // (FetchLog's records, protocol/fetch_log_response.h). A message is a sequence of fields, each
 // a tag (field number << 3 | wire type) and a value: varint (0), 64-bit (1), length-delimited
-// (2) or 32-bit (5). Groups (3, 4) are obsolete and rejected, as no Fluss message has one.
+// (2) or 32-bit (5). Groups (start 3 ... end 4) are obsolete and in no Fluss message, but
+// protobuf skips an unknown one, so Skip does too (found by the differential fuzz check).
 //
 // Thread affinity: none; reads the caller's bytes.
 #pragma once
@@ -23,10 +24,16 @@ class FieldReader {
   /// The next field's number and wire type; false at the end or when the tag is malformed.
   bool Next(uint32_t* field, int* wire_type) {
     if (pos_ == size_) return false;
+    // A tag is read as protobuf reads it: a varint of at most 5 bytes, kept to its low 32 bits
+    // (a fifth byte's high bits are dropped, not refused); field number 0 is refused.
+    const size_t start = pos_;
     uint64_t tag = 0;
-    if (!util::ReadVarint64(data_, size_, &pos_, &tag) || (tag >> 3) == 0 || (tag >> 3) > 0x1FFFFFFF) return Fail();
+    if (!util::ReadVarint64(data_, size_, &pos_, &tag) || pos_ - start > 5) return Fail();
+    tag &= 0xFFFFFFFFu;
+    if ((tag >> 3) == 0) return Fail();
     *field = static_cast<uint32_t>(tag >> 3);
     *wire_type = static_cast<int>(tag & 7);
+    last_field_ = *field;
     return true;
   }
   /// The value of a varint field (wire type 0, checked).
@@ -57,21 +64,39 @@ class FieldReader {
     pos_ += static_cast<size_t>(n);
     return true;
   }
-  /// Skips the value of a field of `wire_type` (an unknown field, as protobuf ignores it).
-  bool Skip(int wire_type) {
+  /// Skips the value of the field Next just read, of `wire_type` (an unknown field, as
+  /// protobuf ignores it). A group is skipped up to its end tag; an end tag without a start
+  /// fails, as protobuf's parse does.
+  bool Skip(int wire_type) { return SkipValue(wire_type, last_field_, 0); }
+  bool failed() const { return failed_; }
+
+ private:
+  // Protobuf's recursion limit, which also bounds nested groups.
+  static constexpr int kMaxGroupDepth = 100;
+
+  bool SkipValue(int wire_type, uint32_t field, int depth) {
     size_t offset = 0, size = 0;
     uint64_t v = 0;
     switch (wire_type) {
       case 0: return Varint(0, &v);
       case 1: return Advance(8);
       case 2: return LengthDelimited(2, &offset, &size);
+      case 3: return SkipGroup(field, depth + 1);
       case 5: return Advance(4);
       default: return Fail();
     }
   }
-  bool failed() const { return failed_; }
-
- private:
+  /// The fields of a group started by field `field`, through its end tag.
+  bool SkipGroup(uint32_t field, int depth) {
+    if (depth > kMaxGroupDepth) return Fail();
+    uint32_t inner = 0;
+    int type = 0;
+    while (Next(&inner, &type)) {
+      if (type == 4) return inner == field ? true : Fail();
+      if (!SkipValue(type, inner, depth)) return false;
+    }
+    return Fail();  // the message ended inside the group
+  }
   bool Advance(size_t n) {
     if (n > size_ - pos_) return Fail();
     pos_ += n;
@@ -86,6 +111,7 @@ class FieldReader {
   size_t size_;
   size_t pos_ = 0;
   bool failed_ = false;
+  uint32_t last_field_ = 0;  // of the tag Next read last
 };
 
 }  // namespace fluss::protocol::wire
