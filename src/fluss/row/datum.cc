@@ -166,8 +166,7 @@ Status DatumAt(const Path& at, const DataType& t, const Value& v, Datum* out) {
     case TypeRoot::kChar:
     case TypeRoot::kBinary:
       if (v.kind != K::kBytes) return wrong_kind();
-      // (a row of values this large could not be sent in one request anyway)
-      if (v.s.size() > static_cast<size_t>(std::numeric_limits<int32_t>::max() / 2))
+      if (v.s.size() > kMaxBytesValue)
         return Invalid(at, t, "value of " + std::to_string(v.s.size()) + " bytes is too large");
       if (t.root == TypeRoot::kChar && v.s.size() > static_cast<size_t>(t.length))
         return Invalid(at, t, "value has " + std::to_string(v.s.size()) + " bytes, more than " +

@@ -11,7 +11,9 @@
 // Thread affinity: none; pure functions and plain values.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -97,6 +99,10 @@ inline constexpr const char* kCharEndsInNul =
 /// with more digits than the precision, a ROW of another number of fields, or a MAP whose
 /// (scalar) keys repeat.
 Status DatumFromValue(const ColumnType& column, const Value& v, Datum* out);
+
+/// The largest byte value (STRING, BYTES, CHAR, BINARY) DatumFromValue accepts, in bytes: a row
+/// holding more could not be sent in one request anyway.
+inline constexpr size_t kMaxBytesValue = static_cast<size_t>(std::numeric_limits<int32_t>::max() / 2);
 
 /// Checks that a decoded `d` of `column` can be appended to the column's Arrow builder (the
 /// nano-of-millisecond in range, the timestamp representable in the Arrow unit, a BINARY(n)

@@ -588,6 +588,13 @@ asio::awaitable<Result<std::vector<RawBatch>>> LogScannerImpl::FetchRound(
   Status error;
   {
     std::lock_guard<std::mutex> lock(mu_);
+    const auto& opts = cluster_->options();
+    // The subscription of `b` if it is still the one fetched, else nullptr: a bucket
+    // re-subscribed or unsubscribed meanwhile keeps its new state (mu_ held).
+    auto still_fetched = [&](const TableBucket& b) -> Subscription* {
+      auto sub = subs_.find(b);
+      return sub != subs_.end() && sub->second.epoch == positions[b].epoch ? &sub->second : nullptr;
+    };
     for (auto& r : results) {
       if (!r.ok()) {
         if (error.ok()) error = r.status();
@@ -596,22 +603,18 @@ asio::awaitable<Result<std::vector<RawBatch>>> LogScannerImpl::FetchRound(
       retry |= r->retry;
       stale_partitions_.insert(r->stale_partitions.begin(), r->stale_partitions.end());
       for (auto& [b, next] : r->next_positions) {
-        auto sub = subs_.find(b);
-        // A bucket re-subscribed or unsubscribed meanwhile keeps its new position.
-        if (sub == subs_.end() || sub->second.epoch != positions[b].epoch) continue;
-        sub->second.position = next;
-        sub->second.next_batch_bytes = 0;  // a new position: its batch's size is not known
+        if (Subscription* sub = still_fetched(b)) {
+          sub->position = next;
+          sub->next_batch_bytes = 0;  // a new position: its batch's size is not known
+        }
       }
       for (auto& [b, bytes] : r->next_batch_bytes) {
-        auto sub = subs_.find(b);
-        if (sub == subs_.end() || sub->second.epoch != positions[b].epoch) continue;
-        sub->second.next_batch_bytes = bytes;
+        // Capped at client.scanner.log.fetch.max-bytes: a size from the server does not raise
+        // the memory a fetch may take (a batch larger than that comes whole when its bucket is first).
+        if (Subscription* sub = still_fetched(b)) sub->next_batch_bytes = std::min<int64_t>(bytes, opts.fetch_max_bytes);
       }
-      for (auto& batch : r->batches) {
-        auto sub = subs_.find(batch.bucket);
-        if (sub != subs_.end() && sub->second.epoch == positions[batch.bucket].epoch)
-          batches.push_back(std::move(batch));
-      }
+      for (auto& batch : r->batches)
+        if (still_fetched(batch.bucket)) batches.push_back(std::move(batch));
     }
   }
   if (!error.ok() && batches.empty()) co_return error;
@@ -628,15 +631,11 @@ asio::awaitable<Result<LeaderFetch>> LogScannerImpl::FetchFromLeader(
   fetch.table_id = table_.table_id;
   fetch.projected_fields = decoder_->pushed_down_columns();
   for (auto& [b, pos] : positions) {
-    // Never above client.scanner.log.fetch.max-bytes: a size from the server does not raise the
-    // memory a fetch may take (a batch larger than that comes whole when its bucket is first).
-    auto bigger = max_bytes.find(b);
-    const int64_t limit =
-        bigger == max_bytes.end()
-            ? opts.fetch_max_bytes_for_bucket
-            : std::max<int64_t>(opts.fetch_max_bytes_for_bucket, std::min<int64_t>(bigger->second, opts.fetch_max_bytes));
-    fetch.buckets.push_back(protocol::FetchLogBucket{protocol::BucketRef{b.partition_id, b.bucket}, pos,
-                                                     static_cast<int32_t>(std::min<int64_t>(limit, INT32_MAX))});
+    auto bigger = max_bytes.find(b);  // at most fetch_max_bytes, an int32 (FetchRound caps it)
+    const int32_t limit = bigger == max_bytes.end()
+                              ? opts.fetch_max_bytes_for_bucket
+                              : std::max(opts.fetch_max_bytes_for_bucket, static_cast<int32_t>(bigger->second));
+    fetch.buckets.push_back(protocol::FetchLogBucket{protocol::BucketRef{b.partition_id, b.bucket}, pos, limit});
   }
   const proto::FetchLogRequest req = protocol::MakeFetchLogRequest(fetch, opts.fetch_max_bytes, wait_ms, opts.fetch_min_bytes);
   LeaderFetch out;

@@ -59,7 +59,8 @@ class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<Lo
     // The size of the batch at `position` when the last answer cut it at the bucket's byte
     // limit (client.scanner.log.fetch.max-bytes-for-bucket): the next fetch asks for that many
     // bytes, so a batch larger than the limit is not fetched in part, discarded and fetched in
-    // part again (with many buckets, most of the bytes received were such cut batches). 0 if none.
+    // part again (with many buckets, most of the bytes received were such cut batches). At most
+    // client.scanner.log.fetch.max-bytes; 0 if none.
     int64_t next_batch_bytes = 0;
   };
   struct Buffered {

@@ -1,7 +1,6 @@
 #include "fluss/write/row_validator.h"
 
 #include <cstdint>
-#include <limits>
 
 #include <arrow/type.h>
 
@@ -22,8 +21,6 @@ namespace {
 /// Everything else takes the full check, which also words the error.
 bool PlainlyValid(row::TypeRoot root, const Value& v) {
   using row::TypeRoot;
-  // The size limit row::DatumFromValue puts on a byte value.
-  constexpr size_t kMaxBytes = static_cast<size_t>(std::numeric_limits<int32_t>::max() / 2);
   switch (root) {
     case TypeRoot::kBoolean: return v.kind == Value::Kind::kBool;
     case TypeRoot::kTinyInt: return v.kind == Value::Kind::kInt64 && v.i >= INT8_MIN && v.i <= INT8_MAX;
@@ -33,8 +30,8 @@ bool PlainlyValid(row::TypeRoot root, const Value& v) {
     case TypeRoot::kFloat:
     case TypeRoot::kDouble: return v.kind == Value::Kind::kDouble;
     // STRING must be UTF-8: plainly so only when the caller vouches for it (Value::utf8).
-    case TypeRoot::kString: return v.kind == Value::Kind::kBytes && v.utf8 && v.s.size() <= kMaxBytes;
-    case TypeRoot::kBytes: return v.kind == Value::Kind::kBytes && v.s.size() <= kMaxBytes;
+    case TypeRoot::kString: return v.kind == Value::Kind::kBytes && v.utf8 && v.s.size() <= row::kMaxBytesValue;
+    case TypeRoot::kBytes: return v.kind == Value::Kind::kBytes && v.s.size() <= row::kMaxBytesValue;
     default: return false;
   }
 }
