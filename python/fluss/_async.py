@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import collections
 import weakref
+
+from . import _fluss
 
 
 def _settle(fut: asyncio.Future, err, value, lost=None) -> None:
@@ -32,45 +33,32 @@ def _deliver(fut: asyncio.Future, err, value, lost) -> None:
 class _Inbox:
     """Completions bound for one event loop, handed over in batches.
 
-    The I/O thread ``put``s each outcome (GIL held); only the first ``put`` after a ``drain``
-    wakes the loop (one ``call_soon_threadsafe``), and that ``drain`` settles every outcome
-    queued by then, in arrival order. So 64 lookups answered by one response wake the loop once,
-    not 64 times.
+    The native inbox (``_fluss._CompletionInbox``) takes each outcome from the I/O thread
+    without the GIL; only the first outcome after a ``drain`` takes the GIL and wakes the loop
+    (one ``call_soon_threadsafe``), and that ``drain`` settles every outcome queued by then, in
+    arrival order. So the write handles of one acknowledged batch, or 64 answers of one
+    response, cost one GIL acquisition and one loop wake-up, not 64.
     """
 
-    __slots__ = ("_loop", "_items", "_scheduled")
+    __slots__ = ("native", "__weakref__")
 
     def __init__(self, loop: asyncio.AbstractEventLoop):
-        self._loop = weakref.ref(loop)  # not a strong one: the inbox must not keep its loop alive
-        self._items: collections.deque = collections.deque()
-        self._scheduled = False
+        # Weak references only: the native inbox holds `wake`, and must keep neither the loop
+        # nor this object alive (no reference cycle through a native object).
+        loop_ref, self_ref = weakref.ref(loop), weakref.ref(self)
 
-    def put(self, fut, err, value, lost) -> None:
-        """Any thread (GIL held)."""
-        self._items.append((fut, err, value, lost))
-        if self._scheduled:
-            return
-        self._scheduled = True
-        loop = self._loop()
-        try:
+        def drain() -> None:
+            inbox = self_ref()
+            if inbox is not None:
+                inbox.native.drain()
+
+        def wake() -> None:
+            loop = loop_ref()
             if loop is None:
                 raise RuntimeError("the event loop is gone")
-            loop.call_soon_threadsafe(self._drain)
-        except RuntimeError:
-            self._items.clear()  # the loop is closed: nobody is waiting any more
+            loop.call_soon_threadsafe(drain)
 
-    def _drain(self) -> None:
-        """The loop's thread. The flag is reset before popping, so an outcome put while this
-        runs is either popped below or schedules the next drain: none is left behind."""
-        self._scheduled = False
-        items = self._items
-        while items:
-            fut, err, value, lost = items.popleft()
-            try:
-                _settle(fut, err, value, lost)
-            except Exception as e:  # one failing callback must not strand the others
-                fut.get_loop().call_exception_handler(
-                    {"message": "fluss: delivering a completion failed", "exception": e, "future": fut})
+        self.native = _fluss._CompletionInbox(wake)
 
 
 _inboxes: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Inbox]" = weakref.WeakKeyDictionary()
@@ -89,9 +77,10 @@ def future_from(start, lost=None):
 
     ``lost(value)`` (optional) receives a result that arrives after the future was cancelled.
 
-    ``done(err, value)`` is called once, from the I/O thread (GIL held); it queues the outcome
-    in the loop's inbox (``_Inbox``), which hands outcomes to the event loop in batches with
-    one ``call_soon_threadsafe`` each, so the loop is never blocked and wakes once per batch.
+    ``done`` is a ``_fluss._Completion`` bound to the loop's inbox (``_Inbox``): the native
+    callback posts its outcome there from the I/O thread, and the outcome is converted and the
+    future settled on the loop's thread, in batches, so the loop is never blocked and wakes
+    once per batch. Called from Python, ``done(err, value)`` posts the same way.
     """
     loop = asyncio.get_running_loop()
     fut = loop.create_future()
@@ -99,12 +88,15 @@ def future_from(start, lost=None):
         # Resolved once the native result was delivered or handed back through `lost`, even
         # when `fut` was cancelled first: the next operation of the same object waits for it.
         fut._fluss_settled = loop.create_future()
-    put = _inbox(loop).put
 
-    def done(err, value):
-        put(fut, err, value, lost)
+    def settle(err, value):
+        try:
+            _settle(fut, err, value, lost)
+        except Exception as e:  # reported on the loop, like any failing callback
+            loop.call_exception_handler(
+                {"message": "fluss: delivering a completion failed", "exception": e, "future": fut})
 
-    start(done)
+    start(_fluss._Completion(_inbox(loop).native, settle))
     return fut
 
 

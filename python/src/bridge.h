@@ -3,7 +3,8 @@
 // that answer Ctrl-C.
 //
 // Thread affinity: PyRef and the callbacks of MakeCallback / MakeStatusCallback may be
-// destroyed or called on the I/O thread; they take the GIL themselves. Everything else runs on
+// destroyed or called on the I/O thread; they take the GIL themselves (a callback bound to a
+// CompletionInbox only to wake the loop, once per batch). Everything else runs on
 // the calling thread with the GIL held.
 #pragma once
 
@@ -15,6 +16,7 @@
 #include <memory>
 
 #include "fluss/client.h"
+#include "loop_queue.h"
 
 namespace fluss::py {
 
@@ -60,41 +62,88 @@ class PyRef {
 /// Prints an error that cannot be raised (GIL held), like an unraisable exception.
 void ReportUnraisable(const char* what);
 
-/// Calls Python `done(error_or_None, value_or_None)` under the GIL; Python exceptions raised by
+/// Calls Python `done(error_or_None, value_or_None)` (GIL held); Python exceptions raised by
 /// `done` are reported as unraisable (they cannot propagate into the I/O thread).
 void CallDone(const std::shared_ptr<PyRef>& done, nb::handle error, nb::handle value);
 
+/// One completed operation waiting for its event loop: Run converts its outcome and calls its
+/// Python `done` (loop thread, GIL held).
+struct Settlement {
+  virtual ~Settlement() = default;
+  virtual void Run() = 0;
+};
+template <typename F>
+struct SettlementOf final : Settlement {
+  explicit SettlementOf(F fn) : f(std::move(fn)) {}
+  void Run() override { f(); }
+  F f;
+};
+
+/// The completions bound for one event loop (fluss._async._Inbox holds one per loop, bound as
+/// fluss._fluss._CompletionInbox): the I/O thread posts settlements without the GIL, and one
+/// `drain()` on the loop's thread runs every settlement posted by then. So the GIL is taken
+/// and the loop woken once per batch of completions (e.g. the write handles of one acknowledged
+/// batch), not once per operation.
+using CompletionInbox = LoopQueue<std::unique_ptr<Settlement>>;
+
+/// The `done` that fluss._async.future_from passes to a native `start(done)`, bound as
+/// fluss._fluss._Completion: the Python `fn(error_or_None, value_or_None)` that settles one
+/// asyncio future, and the inbox of that future's loop. MakeCallback / MakeStatusCallback post
+/// its outcome to the inbox; any other callable `done` is called on the I/O thread under the
+/// GIL instead.
+struct Completion {
+  std::shared_ptr<CompletionInbox> inbox;  // null: call `fn` directly
+  std::shared_ptr<PyRef> fn;
+
+  /// The target of `done` (GIL held): a _Completion's inbox and function, or `done` itself.
+  static Completion Of(nb::object done);
+  /// Runs `settle(fn)` with the GIL held: posted to the inbox (the loop thread runs it), or
+  /// at once on this thread. Any thread; call once.
+  template <typename F>
+  void Deliver(F settle) {
+    if (inbox) {
+      auto ref = std::move(fn);
+      auto run = [ref, settle = std::move(settle)]() mutable { settle(ref); };
+      inbox->Push(std::make_unique<SettlementOf<decltype(run)>>(std::move(run)));
+      return;
+    }
+    nb::gil_scoped_acquire gil;
+    settle(fn);
+  }
+};
+
 /// A C++ callback for a Result<T> that converts the value with `convert` (GIL held) and calls
-/// the Python `done`.
+/// the Python `done` (see Completion for where and when).
 template <typename T, typename Convert>
 Callback<T> MakeCallback(nb::object done, Convert convert) {
-  auto ref = std::make_shared<PyRef>(std::move(done));
-  return [ref, convert](Result<T> r) {
-    nb::gil_scoped_acquire gil;
-    if (!r.ok()) {
+  auto target = Completion::Of(std::move(done));
+  return [target, convert](Result<T> r) mutable {
+    target.Deliver([r = std::move(r), convert](const std::shared_ptr<PyRef>& ref) mutable {
+      if (!r.ok()) {
+        try {
+          CallDone(ref, MakeError(r.status()), nb::none());
+        } catch (nb::python_error& e) {
+          e.discard_as_unraisable(ref->get());
+        } catch (const std::exception& e) {
+          ReportUnraisable(e.what());
+        }
+        return;
+      }
+      nb::object v;
       try {
-        CallDone(ref, MakeError(r.status()), nb::none());
+        v = convert(std::move(*r));
+      } catch (const StatusError& e) {
+        CallDone(ref, MakeError(e.status), nb::none());
+        return;
       } catch (nb::python_error& e) {
         e.discard_as_unraisable(ref->get());
+        return;
       } catch (const std::exception& e) {
         ReportUnraisable(e.what());
+        return;
       }
-      return;
-    }
-    nb::object v;
-    try {
-      v = convert(std::move(*r));
-    } catch (const StatusError& e) {
-      CallDone(ref, MakeError(e.status), nb::none());
-      return;
-    } catch (nb::python_error& e) {
-      e.discard_as_unraisable(ref->get());
-      return;
-    } catch (const std::exception& e) {
-      ReportUnraisable(e.what());
-      return;
-    }
-    CallDone(ref, nb::none(), v);
+      CallDone(ref, nb::none(), v);
+    });
   };
 }
 StatusCallback MakeStatusCallback(nb::object done);

@@ -8,7 +8,6 @@
 // held; LookupResults::Push runs on the I/O thread without the GIL and takes it once per burst.
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,6 +20,7 @@
 #include "arrow_rows.h"
 #include "bindings.h"
 #include "bridge.h"
+#include "loop_queue.h"
 #include "row_converter.h"
 
 namespace fluss::py {
@@ -31,44 +31,23 @@ namespace {
 
 using BatchResult = Result<std::shared_ptr<arrow::RecordBatch>>;
 
-/// Completed lookups waiting for the event loop. The I/O thread pushes results under a mutex;
-/// the first push after a Take calls `schedule()` (with the GIL: a Python callable that
-/// schedules a drain on the loop thread-safely, e.g. partial(loop.call_soon_threadsafe, drain)),
-/// and the drain takes every result pushed until then.
+/// Completed lookups waiting for the event loop, handed over in batches (LoopQueue): the
+/// first push after a Take calls `schedule()` (with the GIL: a Python callable that schedules
+/// a drain on the loop thread-safely, e.g. partial(loop.call_soon_threadsafe, drain)), and the
+/// drain takes every result pushed until then.
 class LookupResults {
  public:
-  explicit LookupResults(nb::object schedule) : schedule_(std::make_shared<PyRef>(std::move(schedule))) {}
+  explicit LookupResults(nb::object schedule) : queue_(std::move(schedule)) {}
 
   /// Any thread, GIL held or not.
-  void Push(uint64_t id, BatchResult result) {
-    bool schedule;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      items_.push_back(Item{id, std::move(result)});
-      schedule = !scheduled_;
-      scheduled_ = true;
-    }
-    if (!schedule) return;
-    nb::gil_scoped_acquire gil;
-    try {
-      schedule_->get()();
-    } catch (nb::python_error& e) {
-      // RuntimeError: the loop is closed, nobody waits for these results any more.
-      if (!e.matches(PyExc_RuntimeError)) e.discard_as_unraisable(schedule_->get());
-    }
-  }
+  void Push(uint64_t id, BatchResult result) { queue_.Push(Item{id, std::move(result)}); }
 
   /// The results pushed since the previous Take, as (ids, errors, row_counts, rows): per
   /// lookup its id, a FlussError or None, and how many rows it found; `rows` the dict of every
   /// row found, in that order (ArrowRows; `fallback_of(batch_capsules)` gives the values of
   /// the columns it leaves to pyarrow). Loop thread, GIL held.
   nb::tuple Take(const ArrowRows& converter, nb::handle fallback_of) {
-    std::vector<Item> items;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      items.swap(items_);
-      scheduled_ = false;
-    }
+    std::vector<Item> items = queue_.Take();
     nb::list ids, errors, counts;
     std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
     for (auto& item : items) {
@@ -101,10 +80,7 @@ class LookupResults {
     uint64_t id;
     BatchResult result;
   };
-  std::shared_ptr<PyRef> schedule_;
-  std::mutex mu_;
-  std::vector<Item> items_;  // guarded by mu_
-  bool scheduled_ = false;   // guarded by mu_: a drain is scheduled and has not taken yet
+  LoopQueue<Item> queue_;
 };
 
 /// A point or prefix lookuper `L` whose keys hold the columns of `converter`.

@@ -1,18 +1,20 @@
-"""Completions reach asyncio in batches (python/fluss/_async.py): outcomes delivered by the I/O
-thread while the loop is busy wake the loop once and are settled together, in arrival order;
-none is lost when a batch arrives while another is being settled, or when the loop is closed.
-The last test runs 64 lookups in flight against the real cluster."""
+"""Completions reach asyncio in batches (python/fluss/_async.py, python/src/loop_queue.h):
+outcomes delivered by the I/O thread while the loop is busy take the GIL and wake the loop once
+and are settled together, in arrival order; none is lost when a batch arrives while another is
+being settled, or when the loop is closed. The last tests await 64 write handles of one batch
+and run 64 lookups in flight against the real cluster."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
+import time
 
 import pyarrow as pa
 import pytest
 
 import fluss
-from conftest import new_table
+from conftest import new_table, read_all
 from fluss import _async
 
 
@@ -118,3 +120,23 @@ async def test_64_lookups_in_flight_read_back_exactly(conn, admin, database):
         keys = [(round_ * 64 + k) * 7 % 600 for k in range(64)]  # some beyond 499: missing
         rows = await asyncio.gather(*(lookuper.lookup({"id": k}) for k in keys))
         assert rows == [{"id": k, "name": f"n{k}"} if k < 500 else None for k in keys]
+
+
+async def test_64_write_handles_of_one_batch_wake_the_loop_once(conn, admin, database):
+    table = await new_table(conn, admin, database, "completion_handles", SCHEMA, bucket_count=1)
+    writer = await table.new_append_writer()
+    handles = [writer.append({"id": i, "name": f"n{i}"}) for i in range(64)]
+    tasks = [asyncio.create_task(h.wait()) for h in handles]
+    await asyncio.sleep(0)  # each task has started its wait: 64 completions bound to the inbox
+    inbox = _async._inbox(asyncio.get_running_loop()).native
+    wakes = inbox.wakes
+    # Block the loop (as a busy loop would) until the I/O thread has posted all 64: the
+    # acknowledgement of the one batch completes them together.
+    deadline = time.monotonic() + 60
+    while inbox.pending < 64 and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert inbox.pending == 64
+    assert await asyncio.gather(*tasks) == [None] * 64
+    assert inbox.wakes == wakes + 1  # one GIL acquisition and loop wake-up for the batch
+    read = await read_all(table, 1)
+    assert read.sort_by("id").to_pylist() == [{"id": i, "name": f"n{i}"} for i in range(64)]
