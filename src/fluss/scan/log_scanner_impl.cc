@@ -577,7 +577,8 @@ asio::awaitable<Result<std::vector<RawBatch>>> LogScannerImpl::FetchRound(
       continue;
     }
     by_leader[*leader][b] = sub.position;
-    if (sub.next_batch_bytes > 0) max_bytes_by_leader[*leader][b] = sub.next_batch_bytes;
+    if (int64_t bytes = sub.fetch_size.BytesToAsk(cluster_->options().fetch_max_bytes); bytes > 0)
+      max_bytes_by_leader[*leader][b] = bytes;
   }
   std::vector<asio::awaitable<Result<LeaderFetch>>> ops;
   for (auto& [leader, buckets] : by_leader)
@@ -605,14 +606,11 @@ asio::awaitable<Result<std::vector<RawBatch>>> LogScannerImpl::FetchRound(
       for (auto& [b, next] : r->next_positions) {
         if (Subscription* sub = still_fetched(b)) {
           sub->position = next;
-          sub->next_batch_bytes = 0;  // a new position: its batch's size is not known
+          sub->fetch_size.OnNewPosition();
         }
       }
-      for (auto& [b, bytes] : r->next_batch_bytes) {
-        // Capped at client.scanner.log.fetch.max-bytes: a size from the server does not raise
-        // the memory a fetch may take (a batch larger than that comes whole when its bucket is first).
-        if (Subscription* sub = still_fetched(b)) sub->next_batch_bytes = std::min<int64_t>(bytes, opts.fetch_max_bytes);
-      }
+      for (auto& [b, bytes] : r->next_batch_bytes)
+        if (Subscription* sub = still_fetched(b)) sub->fetch_size.OnCutBatch(bytes, opts.fetch_max_bytes);
       for (auto& batch : r->batches)
         if (still_fetched(batch.bucket)) batches.push_back(std::move(batch));
     }

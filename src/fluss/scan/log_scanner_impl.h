@@ -23,6 +23,7 @@
 #include "fluss/net/coroutines.h"
 #include "fluss/proto/fluss_api.pb.h"
 #include "fluss/record/log_batch.h"
+#include "fluss/scan/fetch_size_hint.h"
 #include "fluss/scan/leader_fetch.h"
 #include "fluss/scan/projected_decoder.h"
 
@@ -56,12 +57,7 @@ class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<Lo
   struct Subscription {
     int64_t position = 0;  // next offset to read, or kEarliestOffset / kLatestOffset
     uint64_t epoch = 0;    // changes on every (re)subscribe; stale fetch results are dropped
-    // The size of the batch at `position` when the last answer cut it at the bucket's byte
-    // limit (client.scanner.log.fetch.max-bytes-for-bucket): the next fetch asks for that many
-    // bytes, so a batch larger than the limit is not fetched in part, discarded and fetched in
-    // part again (with many buckets, most of the bytes received were such cut batches). At most
-    // client.scanner.log.fetch.max-bytes; 0 if none.
-    int64_t next_batch_bytes = 0;
+    FetchSizeHint fetch_size;  // the byte limit its fetches ask for
   };
   struct Buffered {
     ScanBatch batch;
@@ -126,7 +122,7 @@ class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<Lo
                                                             std::optional<std::map<TableBucket, int64_t>> stop,
                                                             int32_t wait_ms);
   /// `max_bytes`: the byte limit of buckets that need more than the configured one (their
-  /// Subscription::next_batch_bytes).
+  /// Subscription::fetch_size).
   asio::awaitable<Result<LeaderFetch>> FetchFromLeader(int32_t leader, std::map<TableBucket, int64_t> positions,
                                                        std::map<TableBucket, int64_t> max_bytes,
                                                        std::optional<std::map<TableBucket, int64_t>> stop,
