@@ -45,14 +45,20 @@ from driver import PK_OPTIONS, add_pk_options, pk_option_argv  # noqa: E402
 
 # Phase order in the report (W5's levels, W5.inflight_<n>, follow in the order of n).
 PHASES = ["W1.append_dicts", "W1.read_to_arrow", "W1.poll_records", "W1b.append_tuples", "W2.write_arrow_batch", "W3.scan_all", "W3.scan_one_col",
-          "W4.insert", "W4.update"]
+          "W3.first_batch", "W4.insert", "W4.update"]
 
 
 def _phase_key(name):
-    if name in PHASES:
-        return (PHASES.index(name), 0)
+    # "<phase>@<n>": the phase on an n-bucket table (--bucket-sweep), after the phase itself
+    base, _, buckets = name.partition("@")
+    if base in PHASES:
+        return (PHASES.index(base), int(buckets) if buckets.isdigit() else -1, name)
     tail = name.rsplit("_", 1)[-1]
     return (len(PHASES), int(tail) if tail.isdigit() else 0, name)
+
+
+def _known_phase(name) -> bool:
+    return name.partition("@")[0] in PHASES or name.startswith("W5.inflight_")
 
 
 # ================================================================================ conditions
@@ -203,13 +209,19 @@ def _append(path, rec):
         f.write(json.dumps(rec, default=str) + "\n")
 
 
-def run_one(args, client, python, group, compression, pair, results_path, stamp, extra=(), role="run") -> dict:
-    run_id = f"{client}-{group.replace(',', '')}-{compression}-p{pair}-{stamp}" + ("" if role == "run" else f"-{role}")
-    prefix = f"b{stamp.replace('-', '')}_{client}_{group.replace(',', '').lower()}_{compression.lower()}_p{pair}"
+def run_one(args, client, python, group, compression, pair, results_path, stamp, extra=(), role="run",
+            buckets=None) -> dict:
+    """One driver process. `buckets`: a --bucket-sweep run on a table of that many buckets
+    (its phases are recorded as "<phase>@<buckets>"); None: --buckets."""
+    tag = "" if buckets is None else f"b{buckets}"
+    run_id = f"{client}-{group.replace(',', '')}{tag}-{compression}-p{pair}-{stamp}" + ("" if role == "run" else f"-{role}")
+    prefix = f"b{stamp.replace('-', '')}_{client}_{group.replace(',', '').lower()}{tag}_{compression.lower()}_p{pair}"
+    if buckets is not None:
+        extra = [*extra, "--phase-suffix", f"@{buckets}"]
     timeout = group_timeout(args, group)
     cmd = [python, DRIVER, "--client", client, "--workloads", group, "--compression", compression,
            "--rows", str(args.rows), "--seed", str(args.seed), "--batch-rows", str(args.batch_rows),
-           "--project-column", args.project_column, "--buckets", str(args.buckets),
+           "--project-column", args.project_column, "--buckets", str(args.buckets if buckets is None else buckets),
            "--bootstrap", args.bootstrap, "--database", args.database, "--table-prefix", prefix,
            "--run-id", run_id, "--pair", str(pair), "--phase-timeout", str(timeout),
            "--result-file", results_path, *pk_option_argv(args), *extra]
@@ -370,11 +382,32 @@ LOOKUP_RATIOS = [
     ("p99_ms", "p99", "cost"),
     ("cpu_s_per_mrows", "CPU us/op", "cost"),
 ]
-# (title, workloads, raw metrics, ratios): one pair of tables each
+# W3.first_batch: the rows of the first batch differ between the clients, so wall and CPU
+# seconds are compared, not rates
+FIRST_BATCH_METRICS = [
+    ("rows", "rows"),
+    ("wall_s", "wall s"),
+    ("cpu_s", "CPU s"),
+    ("peak_rss_delta_mib", "RSS growth MiB"),
+]
+FIRST_BATCH_RATIOS = [
+    ("wall_s", "wall s", "cost"),
+    ("cpu_s", "CPU s", "cost"),
+]
+
+
+def _workload_of(name) -> str:
+    return name.split(".")[0]
+
+
+# (title, which phases, raw metrics, ratios): one pair of tables each
 SECTIONS = [
-    ("W1-W3, log tables", ("W1", "W1b", "W2", "W3"), RAW_METRICS, RATIOS),
-    ("W4, upserts", ("W4",), UPSERT_METRICS, UPSERT_RATIOS),
-    ("W5, point lookups", ("W5",), LOOKUP_METRICS, LOOKUP_RATIOS),
+    ("W1-W3, log tables", lambda n: _workload_of(n) in ("W1", "W1b", "W2", "W3") and not n.startswith("W3.first_batch"),
+     RAW_METRICS, RATIOS),
+    ("W3, time to first batch (fresh scanner, subscribe to the first non-empty poll_arrow)",
+     lambda n: n.startswith("W3.first_batch"), FIRST_BATCH_METRICS, FIRST_BATCH_RATIOS),
+    ("W4, upserts", lambda n: _workload_of(n) == "W4", UPSERT_METRICS, UPSERT_RATIOS),
+    ("W5, point lookups", lambda n: _workload_of(n) == "W5", LOOKUP_METRICS, LOOKUP_RATIOS),
 ]
 
 
@@ -445,11 +478,11 @@ def report(results_path) -> str:
     out.append(f"raw results     {results_path}")
     out.append("")
 
-    names = sorted({n for n in {k[0] for k in phases} | {b["phase"] for b in bad}
-                    if n in PHASES or n.startswith("W5.inflight_")}, key=_phase_key)
+    names = sorted({n for n in {k[0] for k in phases} | {b["phase"] for b in bad} if _known_phase(n)},
+                   key=_phase_key)
     all_pairs = sorted({r["pair"] for r in runs.values() if r.get("role", "run") == "run"} | {k[3] for k in phases})
-    for title, workloads, raw_metrics, ratios in SECTIONS:
-        combos = [(name, comp) for name in names if name.split(".")[0] in workloads for comp in ("NONE", "ZSTD")
+    for title, in_section, raw_metrics, ratios in SECTIONS:
+        combos = [(name, comp) for name in names if in_section(name) for comp in ("NONE", "ZSTD")
                   if any(k[0] == name and k[1] == comp for k in phases)
                   or any(b["phase"] == name and b["compression"] == comp for b in bad)]
         if combos:
@@ -559,6 +592,9 @@ def main(argv=None) -> int:
     p.add_argument("--batch-rows", type=int, default=65536)
     p.add_argument("--project-column", default="id")
     p.add_argument("--buckets", type=int, default=3)
+    p.add_argument("--bucket-sweep", default="", metavar="N,N,...",
+                   help="also run W3 (scan_all, scan_one_col, first_batch) on tables of these bucket counts, "
+                        "once per pair and compression; phases reported as W3.<phase>@<N>")
     p.add_argument("--bootstrap", default="127.0.0.1:9123")
     p.add_argument("--database", default="bench")
     p.add_argument("--timeout", type=float, default=None,
@@ -585,6 +621,12 @@ def main(argv=None) -> int:
         p.error(f"{args.pyfluss_python} not found: run  bash benchmarks/setup_pyfluss.sh")
     if os.path.realpath(sys.prefix) == os.path.realpath(os.path.join(ROOT, ".venv-pyfluss")) and args.ours_python == sys.executable:
         p.error("run compare.py with the Python where our package (fluss-cpp) is installed, not .venv-pyfluss")
+    try:
+        sweep = [int(x) for x in args.bucket_sweep.split(",") if x.strip()]
+    except ValueError:
+        p.error("--bucket-sweep: comma-separated bucket counts")
+    if any(n < 1 for n in sweep):
+        p.error("--bucket-sweep: bucket counts of at least 1")
     args.python_of = {"ours": args.ours_python, "pyfluss": args.pyfluss_python}
     args.workloads = ",".join(workloads)
     args.compressions = ",".join(compressions)
@@ -609,7 +651,7 @@ def main(argv=None) -> int:
     cond["java_version"] = _java_version()
     cond["timeout_s"] = args.timeout
     _append(results_path, cond)
-    n = args.pairs * sum(len(c) for c in runs_of.values()) * len(CLIENTS)
+    n = args.pairs * (sum(len(c) for c in runs_of.values()) + len(sweep) * len(compressions)) * len(CLIENTS)
     print(f"{n} runs: {args.pairs} pairs x {runs_of} x {CLIENTS}; "
           f"{args.rows} rows; timeout {args.timeout:.0f}s per run (W5: {group_timeout(args, 'W5'):.0f}s)", flush=True)
     # W5: one table per client, loaded (and checked) once by that client before the first pair;
@@ -632,6 +674,11 @@ def main(argv=None) -> int:
                             continue
                         extra = ["--w5-table", w5_tables[client]] if group == "W5" else []
                         run_one(args, client, args.python_of[client], group, comp, pair, results_path, stamp, extra)
+            for buckets in sweep:
+                for comp in compressions:
+                    for client in CLIENTS:
+                        run_one(args, client, args.python_of[client], "W3", comp, pair, results_path, stamp,
+                                buckets=buckets)
     except KeyboardInterrupt:
         print("\ninterrupted; reporting what finished", flush=True)
     finally:

@@ -69,6 +69,26 @@ class Dataset:
             self._expected[key] = checksum_columns({c: arrays[c]() for c in columns})
         return self._expected[key]
 
+    def mismatches(self, table: pa.Table) -> list:
+        """Problems with ``table`` (all columns) as a part of the dataset: each row must equal
+        the dataset's row of its ``id``, and no id may repeat. Empty when it matches."""
+        ids = table.column("id").to_numpy()
+        problems = []
+        if len(np.unique(ids)) != len(ids):
+            problems.append("duplicate ids")
+        if len(ids) and (ids.min() < 0 or ids.max() >= self.n):
+            return problems + ["ids outside the dataset"]
+        want = {
+            "id": self.id[ids], "k": self.k[ids], "ts": self.ts[ids], "v": self.v[ids],
+            "s": [self.s[i] for i in ids.tolist()], "flag": self.flag[ids],
+        }
+        for c in COLUMNS:
+            got = table.column(c).to_pylist()
+            exp = want[c].tolist() if hasattr(want[c], "tolist") else want[c]
+            if got != exp:
+                problems.append(f"column {c} differs from the dataset")
+        return problems
+
     # ----------------------------------------------------------------- shapes the drivers feed
 
     def dicts(self) -> list:

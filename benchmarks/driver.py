@@ -19,6 +19,7 @@ Workloads (one compression regime per run, --compression NONE|ZSTD):
       (checked by an untimed read-back, or by W3 when it runs in the same process)
   W3  scan the table to Arrow, all columns                       -> phase W3.scan_all
       and one column through a projection                       -> phase W3.scan_one_col
+      and, on a fresh scanner, poll_arrow until the first batch  -> phase W3.first_batch
       (the table is W2's when W2 ran in this process, else it is loaded untimed first)
   W4  primary-key table (id BIGINT PK, k INT, v DOUBLE, s STRING, ts BIGINT), dicts prepared
       before each window, one upsert writer:
@@ -183,6 +184,9 @@ class OursClient(_Client):
     async def poll(self, scanner, timeout_ms):
         return await scanner.poll_async(timeout_ms)
 
+    async def poll_arrow(self, scanner, timeout_ms):
+        return await scanner.poll_arrow_async(timeout_ms)
+
     async def drop_table(self, path):
         await self.admin.drop_table(path, ignore_if_not_exists=True)
 
@@ -273,6 +277,9 @@ class PyflussClient(_Client):
 
     async def poll(self, scanner, timeout_ms):
         return await scanner.poll(timeout_ms)  # ScanRecords: iterating yields every ScanRecord
+
+    async def poll_arrow(self, scanner, timeout_ms):
+        return await scanner.poll_arrow(timeout_ms)
 
     async def drop_table(self, path):
         await self.admin.drop_table(path, ignore_if_not_exists=True)
@@ -374,6 +381,8 @@ class Run:
 
     def emit(self, **rec):
         rec = {**self.base, **rec, "time": time.time()}
+        if rec.get("kind") == "phase" and self.args.phase_suffix:
+            rec["phase"] += self.args.phase_suffix
         self.out.write(json.dumps(rec, default=str) + "\n")
         self.out.flush()
 
@@ -676,6 +685,24 @@ async def main_async(args) -> int:
             del result
             return ok, details
 
+        async def first_batch_phase(name, table):
+            """Timed: subscribe every bucket from EARLIEST_OFFSET, then poll_arrow until the
+            first non-empty answer (time to first batch, on a fresh scanner). Its rows are
+            checked against the dataset after the window (Dataset.mismatches)."""
+            scanner = await client.new_scanner(table)
+            with Window() as w:
+                scanner.subscribe_buckets({b: fluss.EARLIEST_OFFSET for b in range(args.buckets)})
+                deadline = time.monotonic() + args.phase_timeout
+                first = None
+                while first is None and time.monotonic() < deadline:
+                    got = await client.poll_arrow(scanner, 1000)
+                    if got.num_rows:
+                        first = got
+            problems = ["no batch within the phase timeout"] if first is None else ds.mismatches(first)
+            run.emit(kind="phase", phase=name, status="void" if problems else "ok",
+                     **w.metrics(first.num_rows if first is not None else 0, 0), problems=problems)
+            return not problems
+
         async def poll_phase(name, table):
             """Timed: subscribe every bucket from EARLIEST_OFFSET, then poll until every row has
             arrived, taking each record's row dict. The rows are checked after the window."""
@@ -772,7 +799,10 @@ async def main_async(args) -> int:
                 phase = "W3.scan_one_col"
                 run.log(phase)
                 ok_one, d1 = await read_phase(phase, table, [args.project_column])
-                if not (ok_all and ok_one):
+                phase = "W3.first_batch"
+                run.log(phase)
+                ok_first = await first_batch_phase(phase, table)
+                if not (ok_all and ok_one and ok_first):
                     status = "void"
                 verified_by = "W3.scan_all"
             else:
@@ -857,6 +887,7 @@ def parse_args(argv=None):
     p.add_argument("--batch-rows", type=int, default=65536, help="rows per RecordBatch in W2/W3")
     p.add_argument("--project-column", default="id", choices=COLUMNS, help="the column W3.scan_one_col keeps")
     p.add_argument("--buckets", type=int, default=3)
+    p.add_argument("--phase-suffix", default="", help="appended to every phase name recorded (compare.py --bucket-sweep: @<buckets>)")
     add_pk_options(p)
     p.add_argument("--w5-table", default=None,
                    help="table of --database preloaded by an earlier --w5-preload-only run (not dropped); "
