@@ -3,10 +3,13 @@
 // consumes, then handed to the code that consumes it: the metadata cache (MetadataResponse),
 // the fetch splitter and the log decoders (FetchLogResponse), the lookup and prefix-lookup
 // matchers and the value decoder, ListOffsets, LimitScan, the produce/put answers, and the
-// table-info and schema JSON. Which response a body is taken for comes from its request id, as
+// table-info and schema JSON. FetchLogResponse bodies are also received in pieces through
+// FetchLogPlacement and must parse as when received whole. Which response a body is taken for comes from its request id, as
 // in the client, where the id names the request it answers.
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <string>
@@ -19,6 +22,7 @@
 #include "fluss/metadata/table_json.h"
 #include "fluss/proto/fluss_api.pb.h"
 #include "fluss/protocol/errors.h"
+#include "fluss/protocol/fetch_log_placement.h"
 #include "fluss/protocol/fetch_log_response.h"
 #include "fluss/protocol/frame.h"
 #include "fluss/protocol/limit_scan.h"
@@ -92,8 +96,46 @@ void CheckFetchLogParse(std::string_view body) {
   if (i != got->size()) __builtin_trap();
 }
 
+/// The body received in pieces through FetchLogPlacement (piece sizes taken from its own
+/// bytes), then parsed with what was placed, against the body parsed whole: the same outcome,
+/// buckets and records bytes, whatever the bytes.
+void CheckFetchLogPlacement(std::string_view body) {
+  auto whole = net::ResponseBody::Copy(body);
+  auto want = protocol::ParseFetchLogResponse(whole.data, whole.size);
+  auto placed_body = net::ResponseBody::Copy(body);
+  protocol::FetchLogPlacement placement(placed_body.data, placed_body.size);
+  size_t sent = 0;
+  while (!placement.complete()) {
+    uint8_t* dst = nullptr;
+    size_t max = 0;
+    placement.NextRead(&dst, &max);
+    if (max == 0 || dst < placed_body.data) __builtin_trap();
+    const size_t n = std::min<size_t>(max, 1 + static_cast<uint8_t>(body[sent % body.size()]) % 67);
+    std::memcpy(dst, body.data() + sent, n);
+    sent += n;
+    placement.Received(n);
+  }
+  const auto placed = placement.Finish();
+  auto got = protocol::ParseFetchLogResponse(placed_body.data, placed_body.size, placed);
+  if (want.ok() != got.ok()) __builtin_trap();
+  if (!want.ok()) return;
+  if (want->size() != got->size()) __builtin_trap();
+  for (size_t i = 0; i < want->size(); ++i) {
+    const auto& w = (*want)[i];
+    const auto& g = (*got)[i];
+    if (w.table_id != g.table_id || w.bucket.bucket_id != g.bucket.bucket_id || w.error_code != g.error_code ||
+        w.has_records != g.has_records ||
+        std::string_view(reinterpret_cast<const char*>(whole.data) + w.records_offset, w.records_size) !=
+            std::string_view(reinterpret_cast<const char*>(placed_body.data) + g.records_offset, g.records_size))
+      __builtin_trap();
+  }
+}
+
 void FetchLog(std::string_view body, bool with_stop) {
-  if (!with_stop) CheckFetchLogParse(body);
+  if (!with_stop) {
+    CheckFetchLogParse(body);
+    if (!body.empty()) CheckFetchLogPlacement(body);
+  }
   std::map<metadata::TableBucket, int64_t> positions;
   for (int32_t b = 0; b < 3; ++b) {
     positions[metadata::TableBucket{kTable, std::nullopt, b}] = b;

@@ -20,6 +20,11 @@ constexpr int32_t kMaxResponseFrame = 1 << 30;  // 1 GiB: larger means a corrupt
 // steps of at most kLowWatermarkCap bytes (see SetReceiveLowWatermark).
 constexpr size_t kLowWatermarkFrom = 64 * 1024;
 constexpr size_t kLowWatermarkCap = 512 * 1024;
+// A success response: int8 type, int32 request id, then the body (protocol/frame.h).
+constexpr size_t kResponseHeaderSize = 5;
+// Frames from this size have their response header read first, so that a FetchLog answer's
+// records are placed as they arrive (protocol/fetch_log_placement.h).
+constexpr size_t kPlaceRecordsFrom = 64 * 1024;
 }
 
 ServerConnection::ServerConnection(asio::io_context& io, ServerEndpoint endpoint,
@@ -288,30 +293,63 @@ void ServerConnection::StartRead() {
       return;
     }
     // Not zero-filled: every byte is read into it.
-    auto frame = std::make_shared_for_overwrite<uint8_t[]>(static_cast<size_t>(len));
-    ReadFrame(std::move(frame), static_cast<size_t>(len), 0, gen);
+    incoming_ = Incoming{};
+    incoming_.frame = std::make_shared_for_overwrite<uint8_t[]>(static_cast<size_t>(len));
+    incoming_.size = static_cast<size_t>(len);
+    // Small answers are read whole; only a large one may be a FetchLog worth placing.
+    incoming_.header_read = incoming_.size < kPlaceRecordsFrom;
+    ReadFrame(gen);
   });
 }
 
-void ServerConnection::ReadFrame(std::shared_ptr<uint8_t[]> frame, size_t size, size_t have, uint64_t gen) {
-  SetReceiveLowWatermark(size - have);
+void ServerConnection::ReadFrame(uint64_t gen) {
+  Incoming& in = incoming_;
+  uint8_t* at = in.frame.get() + in.have;
+  size_t max = in.size - in.have;
+  if (in.placement) {
+    in.placement->NextRead(&at, &max);
+  } else if (!in.header_read) {
+    max = std::min(max, kResponseHeaderSize - in.have);  // the header alone, then decide
+  }
+  SetReceiveLowWatermark(max);
   auto self = shared_from_this();
-  uint8_t* at = frame.get() + have;
-  socket_.async_read_some(asio::buffer(at, size - have),
-                          [this, self, gen, frame = std::move(frame), size, have](const asio::error_code& ec, size_t n) mutable {
-                            if (gen != generation_) return;
-                            if (ec) {
-                              Fail(Status::Network("connection to " + endpoint_.ToString() + " lost: " + ec.message()));
-                              return;
-                            }
-                            if (have + n < size) {
-                              ReadFrame(std::move(frame), size, have + n, gen);
-                              return;
-                            }
-                            SetReceiveLowWatermark(0);
-                            OnFrame(std::move(frame), size);
-                            if (gen == generation_ && socket_.is_open()) StartRead();
-                          });
+  socket_.async_read_some(asio::buffer(at, max), [this, self, gen](const asio::error_code& ec, size_t n) {
+    if (gen != generation_) return;
+    if (ec) {
+      Fail(Status::Network("connection to " + endpoint_.ToString() + " lost: " + ec.message()));
+      return;
+    }
+    Incoming& in = incoming_;
+    in.have += n;
+    if (in.placement) {
+      in.placement->Received(n);
+    } else if (!in.header_read && in.have >= kResponseHeaderSize) {
+      OnResponseHeader();
+    }
+    if (in.have < in.size) {
+      ReadFrame(gen);
+      return;
+    }
+    SetReceiveLowWatermark(0);
+    std::vector<protocol::PlacedRecords> placed;
+    if (in.placement) placed = in.placement->Finish();
+    Incoming done = std::move(in);
+    in = Incoming{};
+    OnFrame(std::move(done.frame), done.size, std::move(placed));
+    if (gen == generation_ && socket_.is_open()) StartRead();
+  });
+}
+
+void ServerConnection::OnResponseHeader() {
+  Incoming& in = incoming_;
+  in.header_read = true;
+  if (in.frame[0] != static_cast<uint8_t>(protocol::ResponseType::kSuccess)) return;
+  const int32_t request_id = static_cast<int32_t>(util::GetBe32(in.frame.get() + 1));
+  auto it = pending_.find(request_id);
+  if (it == pending_.end() || it->second.key != protocol::ApiKey::FETCH_LOG) return;
+  in.placement = std::make_unique<protocol::FetchLogPlacement>(in.frame.get() + kResponseHeaderSize,
+                                                               in.size - kResponseHeaderSize);
+  in.placement->Received(in.have - kResponseHeaderSize);
 }
 
 void ServerConnection::SetReceiveLowWatermark(size_t remaining) {
@@ -326,7 +364,7 @@ void ServerConnection::SetReceiveLowWatermark(size_t remaining) {
     receive_low_watermark_ = want;
 }
 
-void ServerConnection::OnFrame(std::shared_ptr<uint8_t[]> frame, size_t size) {
+void ServerConnection::OnFrame(std::shared_ptr<uint8_t[]> frame, size_t size, std::vector<protocol::PlacedRecords> placed) {
   auto decoded = protocol::DecodeResponse(frame.get(), size);
   if (!decoded.ok()) {
     Fail(decoded.status().WithContext(endpoint_.ToString()));
@@ -358,6 +396,7 @@ void ServerConnection::OnFrame(std::shared_ptr<uint8_t[]> frame, size_t size) {
   body.data = frame.get() + (reinterpret_cast<const uint8_t*>(decoded->body.data()) - frame.get());
   body.size = decoded->body.size();
   body.frame = std::move(frame);
+  body.placed_records = std::move(placed);
   done(std::move(body));
 }
 

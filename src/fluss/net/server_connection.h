@@ -19,6 +19,7 @@
 
 #include "fluss/net/authentication.h"
 #include "fluss/protocol/api_keys.h"
+#include "fluss/protocol/fetch_log_placement.h"
 #include "fluss/status.h"
 
 namespace fluss::net {
@@ -38,6 +39,8 @@ struct ResponseBody {
   std::shared_ptr<uint8_t[]> frame;
   uint8_t* data = nullptr;
   size_t size = 0;
+  /// A FetchLogResponse's records put in place as it was received, for ParseFetchLogResponse.
+  std::vector<protocol::PlacedRecords> placed_records;
 
   /// A body holding a copy of `bytes` (for a response's bytes from elsewhere: tests, fuzzing).
   static ResponseBody Copy(std::string_view bytes) {
@@ -120,10 +123,23 @@ class ServerConnection : public std::enable_shared_from_this<ServerConnection> {
   void Dispatch(Queued q);
   void WriteFrame(protocol::ApiKey key, int16_t version, int32_t request_id, OutgoingFrame frame);
   void StartWrite();
+  /// The response frame being read (one at a time): its bytes after the length, and for a
+  /// FetchLog answer the placement of its records (protocol/fetch_log_placement.h).
+  struct Incoming {
+    std::shared_ptr<uint8_t[]> frame;
+    size_t size = 0;
+    size_t have = 0;
+    bool header_read = false;  // type and request id seen: `placement` is decided
+    std::unique_ptr<protocol::FetchLogPlacement> placement;
+  };
+
   void StartRead();
-  void ReadFrame(std::shared_ptr<uint8_t[]> frame, size_t size, size_t have, uint64_t gen);
+  /// Reads more of incoming_ (I/O thread).
+  void ReadFrame(uint64_t gen);
+  /// Once the response header is in: a FetchLog answer gets a placement (I/O thread).
+  void OnResponseHeader();
   void SetReceiveLowWatermark(size_t remaining);
-  void OnFrame(std::shared_ptr<uint8_t[]> frame, size_t size);
+  void OnFrame(std::shared_ptr<uint8_t[]> frame, size_t size, std::vector<protocol::PlacedRecords> placed);
   void Fail(const Status& st);
 
   asio::io_context& io_;
@@ -147,6 +163,7 @@ class ServerConnection : public std::enable_shared_from_this<ServerConnection> {
   std::vector<OutgoingFrame> in_write_;  // frames owned by the async_write in progress
   bool writing_ = false;
   uint8_t length_buf_[4];
+  Incoming incoming_;
   int receive_low_watermark_ = 1;  // the socket's SO_RCVLOWAT (bytes)
 };
 

@@ -18,7 +18,8 @@ Status Malformed(const char* what) { return Status::Protocol(std::string("malfor
 /// placed already must not be overwritten by the next move).
 class Parser {
  public:
-  Parser(uint8_t* body, size_t size) : body_(body), size_(size) {}
+  Parser(uint8_t* body, size_t size, const std::vector<PlacedRecords>& placed)
+      : body_(body), size_(size), placed_(placed) {}
 
   Result<std::vector<FetchLogBucketResponse>> Parse() {
     wire::FieldReader r(body_, size_);
@@ -34,6 +35,9 @@ class Parser {
       FLUSS_RETURN_NOT_OK(Table(off, n));
     }
     if (r.failed()) return Malformed("bad field in the response");
+    // Each payload placed while receiving is a records field read here; one that is not would
+    // have had its first bytes written back nowhere.
+    if (missed_placed_ || next_placed_ != placed_.size()) return Malformed("records placed where the response holds none");
     return std::move(out_);
   }
 
@@ -128,8 +132,17 @@ class Parser {
   }
 
   /// Moves the `n` bytes at body_ + offset back to the aligned address at or before them when
-  /// the bytes in between are parsed and not records; returns where they are now.
+  /// the bytes in between are parsed and not records; returns where they are now. A payload
+  /// FetchLogPlacement put there while receiving is only completed (its first bytes written
+  /// back over the header just read).
   size_t Align(size_t offset, size_t n) {
+    if (next_placed_ < placed_.size() && placed_[next_placed_].offset == offset) {
+      const PlacedRecords& p = placed_[next_placed_++];
+      std::memcpy(body_ + offset - p.shift, p.kept.data(), p.shift);
+      in_use_ = offset - p.shift + n;
+      return offset - p.shift;
+    }
+    if (next_placed_ < placed_.size() && placed_[next_placed_].offset < offset) missed_placed_ = true;
     const size_t shift = reinterpret_cast<uintptr_t>(body_ + offset) % kRecordsAlignment;
     if (shift > 0 && n > 0 && offset - in_use_ >= shift) {
       std::memmove(body_ + offset - shift, body_ + offset, n);
@@ -141,14 +154,18 @@ class Parser {
 
   uint8_t* const body_;
   const size_t size_;
+  const std::vector<PlacedRecords>& placed_;
+  size_t next_placed_ = 0;      // the first of placed_ not reached yet
+  bool missed_placed_ = false;  // a records field came after one of placed_ not reached
   size_t in_use_ = 0;  // bytes before this hold parsed fields or records already placed
   std::vector<FetchLogBucketResponse> out_;
 };
 
 }  // namespace
 
-Result<std::vector<FetchLogBucketResponse>> ParseFetchLogResponse(uint8_t* body, size_t size) {
-  return Parser(body, size).Parse();
+Result<std::vector<FetchLogBucketResponse>> ParseFetchLogResponse(uint8_t* body, size_t size,
+                                                                  const std::vector<PlacedRecords>& placed) {
+  return Parser(body, size, placed).Parse();
 }
 
 }  // namespace fluss::protocol

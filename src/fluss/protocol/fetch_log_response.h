@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "fluss/protocol/bucket_response.h"
+#include "fluss/protocol/fetch_log_placement.h"
 #include "fluss/status.h"
 
 namespace fluss::protocol {
@@ -46,7 +47,10 @@ struct FetchLogBucketResponse {
 /// bytes already parsed, so that they start 8-byte aligned in memory where there is room (a
 /// batch's Arrow buffers are then aligned too, and Arrow reads them where they are instead of
 /// copying them; record/arrow_log.cc). So `body` must be writable, and afterwards only the
-/// records ranges of the result hold meaningful bytes.
-Result<std::vector<FetchLogBucketResponse>> ParseFetchLogResponse(uint8_t* body, size_t size);
+/// records ranges of the result hold meaningful bytes. `placed`: the records FetchLogPlacement
+/// put in place while `body` was received (fetch_log_placement.h), in body order; those are
+/// not moved again. kProtocol as well when one of them is not a records field here.
+Result<std::vector<FetchLogBucketResponse>> ParseFetchLogResponse(uint8_t* body, size_t size,
+                                                                  const std::vector<PlacedRecords>& placed = {});
 
 }  // namespace fluss::protocol

@@ -33,7 +33,7 @@ class FrameSlice : public arrow::Buffer {
 
 Result<LeaderFetch> TakeLeaderFetch(const net::ResponseBody& response, const std::map<TableBucket, int64_t>& positions,
                                     const std::optional<std::map<TableBucket, int64_t>>& stop, const std::string& table) {
-  FLUSS_ASSIGN_OR_RETURN(auto buckets, protocol::ParseFetchLogResponse(response.data, response.size));
+  FLUSS_ASSIGN_OR_RETURN(auto buckets, protocol::ParseFetchLogResponse(response.data, response.size, response.placed_records));
   LeaderFetch out;
   for (const auto& br : buckets) {
     const TableBucket tb{br.table_id, br.bucket.partition_id, br.bucket.bucket_id};
