@@ -22,6 +22,18 @@ def _schema_from_capsule(capsule) -> pa.Schema:
     return pa.schema(_ArrowCapsule(capsule))
 
 
+def _to_pandas(table: pa.Table, method: str):
+    """``table.to_pandas()``; FlussError (-2) naming ``method`` when pandas is not installed
+    (it is an optional dependency: ``pip install fluss-cpp[pandas]``)."""
+    try:
+        import pandas  # noqa: F401
+    except ImportError:
+        from ._errors import FlussError
+        raise FlussError(f"{method}: pandas is not installed (pip install pandas); to_arrow returns "
+                         f"the same data as a pyarrow.Table") from None
+    return table.to_pandas()
+
+
 def _table_from_capsule(capsule) -> pa.Table:
     # Not pa.table(): it first asks whether its argument is a pandas DataFrame, which imports
     # pandas (~0.3 s on the first call in a process).

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import atexit
+import logging
 import weakref
 
 from ._admin import FlussAdmin
@@ -12,6 +14,8 @@ from ._metadata import TablePath, _check_path
 from ._native import _fluss
 from ._table import FlussTable
 
+
+_log = logging.getLogger("fluss")
 
 _open_connections: "weakref.WeakSet[FlussConnection]" = weakref.WeakSet()
 
@@ -30,8 +34,9 @@ class FlussConnection:
     """A connection to a Fluss cluster. Create it with ``await FlussConnection.connect(config)``;
     close it with ``close()`` or a ``with`` / ``async with`` block."""
 
-    def __init__(self, native):
+    def __init__(self, native, bootstrap: str = "?"):
         self._n = native
+        self._bootstrap = bootstrap
         self._closed = False
         _open_connections.add(self)
 
@@ -45,7 +50,8 @@ class FlussConnection:
         """
         if not isinstance(config, Config):
             raise FlussError(f"connect: expected a fluss.Config, got {type(config).__name__}")
-        return FlussConnection(await _fluss._Connection.connect(config.to_dict()))
+        d = config.to_dict()
+        return FlussConnection(await _fluss._Connection.connect(d), d.get("bootstrap.servers", "?"))
 
     async def get_admin(self) -> FlussAdmin:
         """The admin client (shares this connection)."""
@@ -58,20 +64,43 @@ class FlussConnection:
         p = _check_path(table_path)
         return FlussTable(await self._n.get_table(p.database_name, p.table_name), self)
 
-    def close(self) -> None:
+    def close(self) -> "_Closing":
         """Flushes pending writes (waiting at most ``client.request-timeout``), then closes the
-        server connections and stops the I/O thread. Idempotent.
+        server connections and stops the I/O thread. Idempotent. Every later use of the
+        connection, its tables, writers and scanners raises FlussError (-2).
+
+        Called on a thread running an asyncio event loop, it never blocks that loop: the
+        closing runs on a worker thread and ``await conn.close()`` waits for it (and raises
+        its error); a plain ``conn.close()`` there starts the same closing and returns, and
+        ``asyncio.run`` waits for it to end before it returns. Elsewhere (scripts, threads
+        without a loop) it closes before returning, and ``await`` is not needed.
 
         Raises:
             FlussError: as ``flush()`` does, when a write since the last flush failed or pending
                 writes could not be acknowledged in time (those fail with the connection
-                closed).
+                closed): at once without a running loop, from the ``await`` with one.
         """
         if self._closed:
-            return
+            return _Closing(None)
         self._closed = True
         _open_connections.discard(self)
-        self._n.close()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if loop is None:
+            self._n.close()
+            return _Closing(None)
+        # The native close releases the GIL while it drains (default executor: asyncio.run
+        # joins it at exit, so an un-awaited close still completes).
+        future = loop.run_in_executor(None, self._n.close)
+        # An un-awaited close that failed reports through the logger, not as "never retrieved".
+        future.add_done_callback(_log_close_error)
+        return _Closing(future)
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed else "open"
+        return f"<fluss.FlussConnection to {self._bootstrap} ({state})>"
 
     def _check_open(self) -> None:
         if self._closed:
@@ -81,10 +110,39 @@ class FlussConnection:
         return self
 
     def __exit__(self, *exc) -> None:
-        self.close()
+        """Leaving a plain ``with`` block closes before the next statement runs, also on an
+        event loop's thread (where ``async with`` closes without blocking the loop)."""
+        if not self._closed:
+            self._closed = True
+            _open_connections.discard(self)
+            self._n.close()
 
     async def __aenter__(self) -> "FlussConnection":
         return self
 
     async def __aexit__(self, *exc) -> None:
-        self.close()
+        await self.close()
+
+
+def _log_close_error(future) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        _log.error("closing the connection: %s", future.exception())
+
+
+class _Closing:
+    """What ``FlussConnection.close()`` returns: awaiting it waits for the closing to end (at
+    once when it already has) and raises its error; not awaiting it is fine too."""
+
+    __slots__ = ("_future",)
+
+    def __init__(self, future):
+        self._future = future
+
+    def __await__(self):
+        if self._future is None:
+            return None
+        # Shielded: cancelling the await does not stop the closing, which runs to its end.
+        return (yield from asyncio.shield(self._future).__await__())
+
+    def __repr__(self) -> str:
+        return "<fluss connection closing>" if self._future is not None and not self._future.done() else "<fluss connection closed>"

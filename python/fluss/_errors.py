@@ -39,11 +39,20 @@ class FlussError(Exception):
         return self._retriable
 
     def __str__(self) -> str:
-        return f"FlussError: {self.message}"
+        # The traceback's last line is then ``fluss.FlussError: <message>``.
+        return self.message
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.message!r}, error_code={self.error_code})"
 
 
 class FlussTimeoutError(FlussError, TimeoutError):
     """A FlussError raised when a request or wait passed its deadline; also a TimeoutError."""
+
+
+# Shown as ``fluss.FlussError`` in tracebacks and reprs: the public name, not this module's.
+FlussError.__module__ = "fluss"
+FlussTimeoutError.__module__ = "fluss"
 
 
 def _make_error(message: str, error_code: int, retriable: bool, category: int) -> FlussError:
@@ -54,7 +63,7 @@ def _make_error(message: str, error_code: int, retriable: bool, category: int) -
 # The members come from the core's table of codes (libfluss, fluss::ErrorName), so the names and
 # numbers are defined once, in C++.
 ErrorCode = enum.IntEnum(
-    "ErrorCode", sorted(_fluss._error_codes().items(), key=lambda item: item[1]), module=__name__
+    "ErrorCode", sorted(_fluss._error_codes().items(), key=lambda item: item[1]), module="fluss"
 )
 ErrorCode.__doc__ = """The Fluss server error codes, an ``enum.IntEnum``: names as the Java client's
 ``Errors`` enum spells them, values the numeric codes the server sends, e.g.

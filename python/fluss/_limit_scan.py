@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, List, Optional, Union
 
 import pyarrow as pa
 
-from ._arrow import _BatchCapsules
+from ._arrow import _BatchCapsules, _to_pandas
 from ._errors import FlussError
 from ._records import TableBucket
 
@@ -119,7 +119,7 @@ class BatchScanner:
 
     async def to_pandas(self):
         """``(await to_arrow()).to_pandas()``."""
-        return (await self.to_arrow()).to_pandas()
+        return _to_pandas(await self.to_arrow(), "to_pandas")
 
     def __repr__(self) -> str:
         return (f"BatchScanner({self._table.get_table_path().table_path_str()}, bucket={self._bucket!r}, "

@@ -11,7 +11,7 @@ from typing import Dict, List, Optional, Tuple
 
 import pyarrow as pa
 
-from ._arrow import _BatchCapsules, _schema_from_capsule, _table_from_capsule
+from ._arrow import _BatchCapsules, _schema_from_capsule, _table_from_capsule, _to_pandas
 from ._errors import FlussError
 from ._metadata import TableInfo
 from ._records import ChangeType, RecordBatch, ScanRecord, TableBucket
@@ -75,10 +75,15 @@ class LogScanner:
     (record mode) or ``RecordBatch`` items (batch mode).
     """
 
-    def __init__(self, native, table_info: TableInfo, record_mode: bool):
+    def __init__(self, native, table_info: TableInfo, record_mode: bool, conn=None):
         self._n = native
         self._info = table_info
         self._records_mode = record_mode
+        self._conn = conn  # the FlussConnection, to refuse use once it is closed
+        self._closed = False
+        # (partition_id or None, bucket_id) of every subscribed bucket, so that a poll with
+        # nothing subscribed is refused instead of waiting for nothing.
+        self._subscribed: set = set()
         self._schema = _schema_from_capsule(native.schema_capsule())
         self._pending: list = []
         self._prev_settled = None
@@ -113,13 +118,16 @@ class LogScanner:
         (only records written after the next read starts). Re-subscribing moves the position.
         Raises FlussError (-2), before anything is sent, for a bad bucket or offset, or a
         partitioned table (use ``subscribe_partition``)."""
+        self._check_open("subscribe")
         self._require_partitioned("subscribe", False)
         bucket_id = self._check_bucket("subscribe", bucket_id)
         self._n.subscribe(bucket_id, _offset_arg("subscribe", start_offset))
+        self._subscribed.add((None, bucket_id))
 
     def subscribe_buckets(self, bucket_offsets: Dict[int, int]) -> None:
         """``subscribe`` for each ``{bucket_id: start_offset}`` item (all checked first, so a bad
         item subscribes none). Raises FlussError as ``subscribe``."""
+        self._check_open("subscribe_buckets")
         self._require_partitioned("subscribe_buckets", False)
         if not isinstance(bucket_offsets, Mapping):
             raise FlussError(f"subscribe_buckets: bucket_offsets must be a dict {{bucket_id: start_offset}}, "
@@ -129,12 +137,16 @@ class LogScanner:
                    for b, off in bucket_offsets.items()]
         for b, off in checked:
             self._n.subscribe(b, off)
+            self._subscribed.add((None, b))
 
     def unsubscribe(self, bucket_id: int) -> None:
         """Stops reading ``bucket_id`` of a non-partitioned table; records of it not yet returned
         are dropped. Raises FlussError for a partitioned table (use ``unsubscribe_partition``)."""
+        self._check_open("unsubscribe")
         self._require_partitioned("unsubscribe", False)
-        self._n.unsubscribe(self._check_bucket("unsubscribe", bucket_id))
+        bucket_id = self._check_bucket("unsubscribe", bucket_id)
+        self._n.unsubscribe(bucket_id)
+        self._subscribed.discard((None, bucket_id))
 
     def subscribe_partition(self, partition_id: int, bucket_id: int, start_offset: int) -> None:
         """Reads bucket ``bucket_id`` of partition ``partition_id`` (a ``PartitionInfo.partition_id``
@@ -155,6 +167,7 @@ class LogScanner:
         self._subscribe_partitions("subscribe_partition_buckets", partition_bucket_offsets)
 
     def _subscribe_partitions(self, method: str, offsets) -> None:
+        self._check_open(method)
         self._require_partitioned(method, True)
         if not isinstance(offsets, Mapping):
             raise FlussError(f"{method}: partition_bucket_offsets must be a dict "
@@ -167,20 +180,25 @@ class LogScanner:
                             _offset_arg(method, off)))
         for partition_id, bucket_id, off in checked:
             self._n.subscribe_partition(partition_id, bucket_id, off)
+            self._subscribed.add((partition_id, bucket_id))
 
     def unsubscribe_partition(self, partition_id: int, bucket_id: int) -> None:
         """Stops reading bucket ``bucket_id`` of partition ``partition_id``; records of it not yet
         returned are dropped. A bucket that is not subscribed is left as it is (no error), as in
         the Java client. Raises FlussError (-2) for a partition id or bucket that is not an int,
         a bucket outside the table, or a non-partitioned table."""
+        self._check_open("unsubscribe_partition")
         self._require_partitioned("unsubscribe_partition", True)
-        self._n.unsubscribe_partition(_int_arg("unsubscribe_partition", "partition_id", partition_id, 0),
-                                      self._check_bucket("unsubscribe_partition", bucket_id))
+        partition_id = _int_arg("unsubscribe_partition", "partition_id", partition_id, 0)
+        bucket_id = self._check_bucket("unsubscribe_partition", bucket_id)
+        self._n.unsubscribe_partition(partition_id, bucket_id)
+        self._subscribed.discard((partition_id, bucket_id))
 
     def _log_dropped_partitions(self) -> None:
         # Partitions dropped on the server left the subscription inside the native scanner
         # (confirmed at the coordinator); the user hears of it here.
         for partition_id in self._n.take_dropped_partitions():
+            self._subscribed = {key for key in self._subscribed if key[0] != partition_id}
             _log.warning("table %s: partition %d does not exist on the server (dropped, or never created); "
                          "its buckets were unsubscribed", self._info.table_path.table_path_str(), partition_id)
 
@@ -261,10 +279,60 @@ class LogScanner:
                 self._n.requeue(fut.result())
             raise
 
-    def _require(self, record_mode: bool, method: str) -> None:
+    def _require(self, record_mode: bool, method: str, polls: bool = True) -> None:
+        """Refuses ``method`` on a closed scanner or connection, on a scanner of the other mode,
+        and (``polls``) with nothing subscribed: FlussError (-2)."""
+        self._check_open(method)
         if self._records_mode != record_mode:
             other = "create_log_scanner()" if record_mode else "create_batch_scanner()"
             raise FlussError(f"{method}() needs a scanner made by {other}")
+        if polls and not self._subscribed:
+            raise FlussError(f"{method}(): the scanner has no subscription (subscribe a bucket first: "
+                             f"subscribe / subscribe_buckets, or subscribe_partition for a partitioned table)")
+
+    def _check_open(self, method: str) -> None:
+        """FlussError (-2) naming ``method`` once the scanner or its connection is closed."""
+        if self._closed:
+            raise FlussError(f"{method}: the scanner is closed")
+        if self._conn is not None and self._conn._closed:
+            raise FlussError(f"{method}: the connection is closed")
+
+    # ---- lifecycle
+
+    def close(self) -> None:
+        """Stops reading: every subscription ends and buffered records are dropped. Later calls
+        raise FlussError (-2). Idempotent; also what leaving ``with`` / ``async with`` does."""
+        if self._closed:
+            return
+        self._closed = True
+        conn_open = self._conn is None or not self._conn._closed
+        for partition_id, bucket_id in list(self._subscribed):
+            if not conn_open:
+                break
+            if partition_id is None:
+                self._n.unsubscribe(bucket_id)
+            else:
+                self._n.unsubscribe_partition(partition_id, bucket_id)
+        self._subscribed.clear()
+        self._pending = []
+
+    def __enter__(self) -> "LogScanner":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    async def __aenter__(self) -> "LogScanner":
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        kind = "record" if self._records_mode else "batch"
+        state = "closed" if self._closed else f"{len(self._subscribed)} bucket(s) subscribed"
+        return (f"<fluss.LogScanner {kind} scanner of {self._info.table_path.table_path_str()}, "
+                f"columns={self._schema.names}, {state}>")
 
     # ---- record mode
 
@@ -307,26 +375,30 @@ class LogScanner:
     def to_arrow(self) -> pa.Table:
         """Reads every subscribed bucket (of every subscribed partition) up to its high watermark
         at call time and returns a ``pyarrow.Table`` (empty, with the scanner's schema, when there is nothing to read).
-        Blocks with the GIL released; Ctrl-C interrupts it."""
+        Blocks with the GIL released; Ctrl-C interrupts it. Batch scanner only: on a record
+        scanner (``create_log_scanner()``, whose records carry change types) it raises
+        FlussError (-2), as on a closed scanner or connection."""
+        self._require(False, "to_arrow", polls=False)
         polled = self._n.to_arrow_blocking()
         self._log_dropped_partitions()
         return _table_from_capsule(self._n.table_capsule(polled))
 
     def to_pandas(self):
         """``to_arrow().to_pandas()``."""
-        return self.to_arrow().to_pandas()
+        return _to_pandas(self.to_arrow(), "to_pandas")
 
     async def to_arrow_async(self) -> pa.Table:
         """Awaitable twin of ``to_arrow`` that never blocks the event loop. Cancelling the await
         loses nothing: what the read fetched goes back to the scanner, and the next read or
         poll returns it."""
+        self._require(False, "to_arrow_async", polls=False)
         polled = await self._await_read(self._n.to_arrow_async)
         self._log_dropped_partitions()
         return _table_from_capsule(self._n.table_capsule(polled))
 
     async def to_pandas_async(self):
         """Awaitable twin of ``to_pandas``."""
-        return (await self.to_arrow_async()).to_pandas()
+        return _to_pandas(await self.to_arrow_async(), "to_pandas_async")
 
     # ---- async iteration
 
@@ -337,6 +409,7 @@ class LogScanner:
         """The next record (record scanner) or ``RecordBatch`` (batch scanner); waits for data
         without end (stop with ``break`` or by cancelling the task)."""
         while not self._pending:
+            self._require(self._records_mode, "async for")
             polled = await self._poll_async(_ASYNC_ITER_POLL_MS)
             self._pending = self._records(polled) if self._records_mode else self._batches(polled)
             self._pending.reverse()

@@ -76,7 +76,7 @@ class TableScan:
                              f"type), its rows with new_lookup() or new_scan().limit(n)."
                              f"create_bucket_batch_scanner(bucket)")
         native = self._table._n.new_scanner(self._projection or [])
-        return LogScanner(native, info, record_mode=False)
+        return LogScanner(native, info, record_mode=False, conn=self._table._conn)
 
     async def create_log_scanner(self) -> LogScanner:
         """A scanner returning records with their offset, timestamp and change type (``poll``).
@@ -91,7 +91,7 @@ class TableScan:
         """
         self._reject_limit("create_log_scanner")
         native = self._table._n.new_scanner(self._projection or [])
-        return LogScanner(native, self._table.get_table_info(), record_mode=True)
+        return LogScanner(native, self._table.get_table_info(), record_mode=True, conn=self._table._conn)
 
     def create_bucket_batch_scanner(self, bucket: Union[int, TableBucket]) -> BatchScanner:
         """A one-shot scanner of at most ``limit(n)`` rows of ``bucket`` (an int or a
@@ -117,13 +117,19 @@ class FlussTable:
         self._conn = conn
         self._info = TableInfo(native.info())
 
+    def __repr__(self) -> str:
+        kind = "primary-key" if self._info.has_primary_key() else "log"
+        parts = f", partitioned by {self._info.get_partition_keys()}" if self._info.is_partitioned() else ""
+        return (f"<fluss.FlussTable {self._info.table_path.table_path_str()} ({kind} table, "
+                f"{self._info.num_buckets} buckets{parts}), columns={self._info.get_column_names()}>")
+
     def new_scan(self) -> TableScan:
         """A scan builder: ``project``/``project_by_name``/``limit``, then a scanner."""
         return TableScan(self)
 
     async def new_append_writer(self) -> AppendWriter:
         """A writer for this log table. Raises FlussError for a primary-key table."""
-        return AppendWriter(self._n.new_append_writer(), self._info)
+        return AppendWriter(self._n.new_append_writer(), self._info, self._conn)
 
     def new_upsert(self, columns: Optional[List[str]] = None,
                    column_indices: Optional[List[int]] = None) -> UpsertWriter:

@@ -78,6 +78,7 @@ class UpsertWriter(_WriterBase):
         # Made by FlussTable.new_upsert (which checks the table has a primary key) or by the
         # builder methods of a writer; target_columns are checked by _target_columns.
         self._table = table
+        self._conn = table._conn
         self._n = table._n.new_upsert_writer(list(target_columns))
         names = table.get_table_info().get_column_names()
         self._columns = [names[i] for i in target_columns] if target_columns else list(names)
@@ -168,4 +169,4 @@ class UpsertWriter(_WriterBase):
 
     def __repr__(self) -> str:
         kind = f"partial update of {self._columns}" if self._partial else "full rows"
-        return f"UpsertWriter({self._n.table_path}, {kind})"
+        return f"<fluss.UpsertWriter of {self._n.table_path}, {kind}>"

@@ -18,9 +18,10 @@ def _lossless(got: pa.DataType, want: pa.DataType) -> bool:
     """Whether every value of Arrow type ``got`` fits ``want`` unchanged (a cast may still check
     the values, e.g. timestamp units)."""
     t = pa.types
-    if t.is_large_string(got) and t.is_string(want):
+    # large and view layouts (polars and DuckDB export string_view) hold the same values
+    if (t.is_large_string(got) or t.is_string_view(got)) and t.is_string(want):
         return True
-    if t.is_large_binary(got) and t.is_binary(want):
+    if (t.is_large_binary(got) or t.is_binary_view(got)) and t.is_binary(want):
         return True
     if t.is_signed_integer(got) and t.is_signed_integer(want):
         return got.bit_width <= want.bit_width
@@ -72,6 +73,27 @@ def _nullable_inside(t: pa.DataType) -> pa.DataType:
     return t
 
 
+def _is_array_like(data) -> bool:
+    """A pa.RecordBatch, or an object exporting one record batch (``__arrow_c_array__``) and
+    no stream."""
+    return isinstance(data, pa.RecordBatch) or (hasattr(data, "__arrow_c_array__")
+                                                and not hasattr(data, "__arrow_c_stream__"))
+
+
+def _record_batch_of(data, method: str) -> pa.RecordBatch:
+    """``data`` as a pa.RecordBatch: one already, or imported through ``__arrow_c_array__``;
+    FlussError (-2) naming ``method`` otherwise."""
+    if isinstance(data, pa.RecordBatch):
+        return data
+    if hasattr(data, "__arrow_c_array__"):
+        try:
+            return pa.record_batch(data)
+        except (pa.ArrowException, TypeError, ValueError) as e:
+            raise FlussError(f"{method}: cannot import {type(data).__name__} as an Arrow record batch: {e}") from None
+    raise FlussError(f"{method}: expected a pyarrow.RecordBatch (or an object with __arrow_c_array__), "
+                     f"got {type(data).__name__}")
+
+
 #: Returned by every write: ``await handle.wait()`` resolves once the server acknowledged it.
 WriteResultHandle = _fluss.WriteResultHandle
 
@@ -85,6 +107,12 @@ class _WriterBase:
     buffer_memory_size, buffer_wait_timeout_ms, table_path)."""
 
     _n = None
+    _conn = None  # the FlussConnection, to refuse use once it is closed
+
+    def _check_open(self, method: str) -> None:
+        """FlussError (-2) naming ``method`` and the table once the connection is closed."""
+        if self._conn is not None and self._conn._closed:
+            raise FlussError(f"{method}: table {self._n.table_path}: the connection is closed")
 
     async def wait_for_capacity(self, timeout_ms: Optional[int] = None) -> None:
         """Waits, without blocking the event loop, until the writer's buffer has room
@@ -102,6 +130,7 @@ class _WriterBase:
                 buffer is still full after ``timeout_ms``.
             FlussError: error_code -2 for a ``timeout_ms`` that is not an int >= 0.
         """
+        self._check_open("wait_for_capacity")
         n = self._n
         if timeout_ms is None:
             timeout_ms = n.buffer_wait_timeout_ms
@@ -132,8 +161,10 @@ class _WriterBase:
                 handles were never awaited (fire-and-forget writes). The message says how many
                 rows and batches failed and gives the first failure; ``error_code`` is that
                 failure's code (e.g. 25 when ``client.writer.delivery-timeout`` passed). Each
-                failure is reported once: the next flush starts from zero.
+                failure is reported once: the next flush starts from zero. Error code -2 once
+                the connection is closed (closing flushed what was queued before).
         """
+        self._check_open("flush")
         await self._n.flush()
 
     async def __aenter__(self):
@@ -171,14 +202,18 @@ class AppendWriter(_WriterBase):
     ``flush()`` report failures.
     """
 
-    def __init__(self, native, table_info: TableInfo):
+    def __init__(self, native, table_info: TableInfo, conn=None):
         self._n = native
+        self._conn = conn
         self._schema = table_info.get_schema().arrow_schema
         self._partitioned = table_info.is_partitioned()
         # Bind the native hot path directly: no Python frame per row. (A bound method of the
         # native object only: storing one of self would make a reference cycle that keeps the
         # connection's sockets and I/O thread alive until the cycle collector runs.)
         self.append = native.append
+
+    def __repr__(self) -> str:
+        return f"<fluss.AppendWriter of {self._n.table_path}, columns={self._schema.names}>"
 
     def append(self, row) -> WriteResultHandle:  # replaced per instance by the native method
         """Appends one row: a dict ``{column: value}`` (nullable columns may be left out) or a
@@ -223,15 +258,9 @@ class AppendWriter(_WriterBase):
         raises FlussError naming the column. Child names and nullability inside nested types
         are the core's to check (nulls where the table's type is NOT NULL are refused there,
         naming the path)."""
-        if not isinstance(batch, pa.RecordBatch):
-            raise FlussError(f"{method}: expected a pyarrow.RecordBatch, got {type(batch).__name__}")
-        if batch.num_columns != len(self._schema):
-            raise FlussError(f"{method}: batch has {batch.num_columns} columns but the table has "
-                             f"{len(self._schema)}")
+        batch = self._by_name(_record_batch_of(batch, method), method)
         arrays, fields = [], []
         for i, (got, want) in enumerate(zip(batch.schema, self._schema)):
-            if got.name != want.name:
-                raise FlussError(f"{method}: column {i} is '{got.name}' but the table's column is '{want.name}'")
             col = batch.column(i)
             target = want.type
             if not got.type.equals(want.type):
@@ -255,29 +284,83 @@ class AppendWriter(_WriterBase):
             fields.append(pa.field(want.name, col.type, want.nullable, want.metadata))
         return pa.RecordBatch.from_arrays(arrays, schema=pa.schema(fields))
 
+    def _by_name(self, batch: pa.RecordBatch, method: str) -> pa.RecordBatch:
+        """``batch`` with its columns in the table's order, matched by name (any order in);
+        FlussError naming a column the table does not have, a repeated one, or a missing one."""
+        want = self._schema.names
+        got = batch.schema.names
+        if got == want:
+            return batch
+        for name in got:
+            if name not in want:
+                raise FlussError(f"{method}: column '{name}' is not a column of the table (its columns: {want})")
+            if got.count(name) > 1:
+                raise FlussError(f"{method}: column '{name}' appears {got.count(name)} times")
+        for name in want:
+            if name not in got:
+                raise FlussError(f"{method}: the data has no column '{name}' (the table's columns: {want})")
+        return batch.select(want)
+
     def _write_arrow_batch(self, batch: pa.RecordBatch) -> WriteResultHandle:
         return self._n.write_arrow_batch(self._conform(batch))
 
     def write_arrow_batch(self, batch: pa.RecordBatch) -> WriteResultHandle:
-        """Appends a ``pyarrow.RecordBatch`` whose columns match the table's names and types.
+        """Appends a ``pyarrow.RecordBatch`` (or any object exporting one through the Arrow
+        PyCapsule interface, ``__arrow_c_array__``) whose columns have the table's names, in
+        any order, and types (or types the table's type holds without loss).
         Sent without per-row conversion; for a partitioned table the batch is split per
         partition (rows keep their order within each), and for bucket keys per bucket. Raises
         FlussError naming a mismatched column, or the row and column of a null or unusable
         partition value (then nothing of the batch is written). Missing partitions fail as for
         ``append``."""
+        self._check_open("write_arrow_batch")
         return self._write_arrow_batch(batch)
 
     def write_arrow(self, table: pa.Table) -> None:
-        """Appends every batch of a ``pyarrow.Table`` (handles are not returned; use flush).
-        All batches are checked before any is queued: a bad one raises FlussError and nothing
-        of the table is written (for a partitioned table the error names the row by its index
-        in the table)."""
-        self._write_table(table, "write_arrow")
+        """Appends Arrow data (handles are not returned; use flush): a ``pyarrow.Table``, a
+        ``pyarrow.RecordBatch``, or any object of the Arrow PyCapsule interface: a stream
+        (``__arrow_c_stream__``: ``pa.RecordBatchReader``, polars DataFrames, DuckDB relations,
+        ...) or an array of records (``__arrow_c_array__``). Columns are matched by name, in
+        any order; their types must be the table's or types it holds without loss.
 
-    def _write_table(self, table: pa.Table, _method: str) -> None:
-        """write_arrow, errors named after the public method ``_method``."""
+        A table or batch is checked whole before any row is queued: a bad one raises
+        FlussError and nothing of it is written (for a partitioned table the error names the
+        row by its index). A stream is read batch by batch, so memory stays bounded: its
+        schema is checked before anything is read, each batch before it is queued; when a
+        batch is refused (a null in a NOT NULL column, a value its column cannot hold, a bad
+        partition value), the batches before it stay queued and the error says how many rows
+        those were."""
+        self._check_open("write_arrow")
+        if isinstance(table, pa.Table) or _is_array_like(table):
+            self._write_table(table, "write_arrow")
+        elif hasattr(table, "__arrow_c_stream__"):
+            self._write_stream(table, "write_arrow")
+        else:
+            raise FlussError(f"write_arrow: expected a pyarrow.Table, RecordBatch or an Arrow stream "
+                             f"(__arrow_c_stream__), got {type(table).__name__}")
+
+    def _write_stream(self, data, _method: str) -> None:
+        """Writes an ``__arrow_c_stream__`` object batch by batch (see ``write_arrow``)."""
+        try:
+            reader = pa.RecordBatchReader.from_stream(data)
+        except (pa.ArrowException, TypeError, ValueError) as e:
+            raise FlussError(f"{_method}: cannot read the Arrow stream of {type(data).__name__}: {e}") from None
+        # Names and types first, from the schema alone.
+        self._conform(pa.RecordBatch.from_pylist([], schema=reader.schema), _method)
+        queued = 0
+        for i, batch in enumerate(reader):
+            try:
+                self._write_table(pa.Table.from_batches([batch]), _method)
+            except FlussError as e:
+                raise FlussError(f"{e.message} (batch {i} of the stream; the {queued} rows of the batches before it "
+                                 f"are queued)", e.error_code, e.is_retriable()) from None
+            queued += batch.num_rows
+
+    def _write_table(self, table, _method: str) -> None:
+        """write_arrow of a table or one record batch, errors named after the public method
+        ``_method``."""
         if not isinstance(table, pa.Table):
-            raise FlussError(f"{_method}: expected a pyarrow.Table, got {type(table).__name__}")
+            table = pa.Table.from_batches([_record_batch_of(table, _method)])
         if self._partitioned and table.num_rows > 0:
             # One batch, so every row's partition value is checked before anything is queued.
             table = table.combine_chunks()
@@ -293,8 +376,19 @@ class AppendWriter(_WriterBase):
 
     def write_pandas(self, df) -> None:
         """Appends a pandas DataFrame, converted with the table's Arrow schema (columns by name;
-        the index is ignored). Raises FlussError for a missing or unknown column or a value
-        the column's type cannot hold; nothing of the frame is written then."""
+        the index is ignored). Raises FlussError for an object that is not a pandas DataFrame
+        (or when pandas is not installed), a missing or unknown column or a value the column's
+        type cannot hold; nothing of the frame is written then."""
+        self._check_open("write_pandas")
+        try:
+            import pandas
+        except ImportError:
+            raise FlussError("write_pandas: pandas is not installed (pip install pandas); "
+                             "write_arrow takes Arrow data without it") from None
+        if not isinstance(df, pandas.DataFrame):
+            raise FlussError(f"write_pandas: expected a pandas.DataFrame, got {type(df).__module__}."
+                             f"{type(df).__name__} (write_arrow takes Arrow tables, polars DataFrames "
+                             f"and other Arrow streams)")
         names = [str(c) for c in df.columns]
         unknown = [c for c in names if c not in self._schema.names]
         if unknown:
