@@ -73,6 +73,9 @@ class Admin {
   /// DropPartition. Fails with PARTITION_NOT_EXISTS (36) unless ignore_if_not_exists.
   void DropPartitionAsync(const TablePath& path, const std::map<std::string, std::string>& spec,
                           bool ignore_if_not_exists, StatusCallback done);
+  /// The live servers: the coordinator first, then the tablet servers by id, from a metadata
+  /// refresh at the coordinator.
+  void GetServerNodesAsync(Callback<std::vector<ServerNode>> done);
   /// The tablet server leading each bucket of a non-partitioned table (bucket id -> tablet
   /// server id), from a metadata refresh at the coordinator. Buckets without a live leader
   /// are absent. Fails with TABLE_NOT_EXIST (7).

@@ -6,6 +6,7 @@
 #include <string>
 #include "fluss/callbacks.h"
 #include "fluss/config.h"
+#include "fluss/metrics.h"
 #include "fluss/types.h"
 
 namespace fluss {
@@ -37,6 +38,10 @@ class Connection {
   /// closes the server connections and stops the I/O thread. Idempotent. Returns the first
   /// flush error, if any; pending writes that could not be acknowledged fail with kClosed.
   Status Close();
+
+  /// A snapshot of this connection's counters (include/fluss/metrics.h). Thread-safe, cheap
+  /// (relaxed atomic loads), also after Close.
+  ClientMetrics Metrics() const;
 
   /// The parsed client options this connection runs with.
   const ClientOptions& options() const;

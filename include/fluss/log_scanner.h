@@ -97,6 +97,17 @@ class LogScanner {
   /// caller that cannot deliver them can Requeue them. On failure, nothing read is lost: the
   /// positions are left where the undelivered records start.
   virtual void ReadBatchesAsync(Callback<std::vector<ScanBatch>> done) = 0;
+  /// The bounded read of ReadBatchesAsync taken in parts, so that a large read needs memory
+  /// for one part only. `start` = true begins a read: where each subscribed bucket stops is
+  /// fixed then, as in ReadBatchesAsync; each call returns the next batches, about
+  /// `max_bytes` (> 0, bytes of Arrow buffers; at least one fetch round, so at most
+  /// `max_bytes` plus one round of client.scanner.log.fetch.max-bytes), and an empty list
+  /// once every bucket reached its stop offset. A part fetched past the budget is kept for
+  /// the next call (or, if the read is left unfinished, for the next poll). Advances the
+  /// positions as it goes; errors as ReadBatchesAsync (what a failing call read goes back to
+  /// the scanner). kInvalidArgument for `max_bytes` <= 0, or `start` = false with no read
+  /// begun.
+  virtual void ReadPartAsync(bool start, int64_t max_bytes, Callback<std::vector<ScanBatch>> done) = 0;
   /// The schema of what this scanner returns (after projection).
   virtual const std::shared_ptr<arrow::Schema>& schema() const = 0;
 };

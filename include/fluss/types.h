@@ -109,6 +109,14 @@ struct DatabaseDescriptor {
 };
 
 /// A database as the server describes it (GetDatabaseInfo).
+/// A live server of the cluster, as the coordinator's metadata lists it.
+struct ServerNode {
+  int32_t id = 0;
+  std::string host;
+  int32_t port = 0;
+  bool coordinator = false;  ///< the coordinator server; else a tablet server
+};
+
 struct DatabaseInfo {
   std::string database_name;
   DatabaseDescriptor descriptor;

@@ -20,15 +20,16 @@ from ._metadata import (
     TablePath,
 )
 from ._schema import Schema
-from ._admin import FlussAdmin, OffsetType
-from ._records import ChangeType, RecordBatch, ScanRecord, TableBucket
+from ._admin import FlussAdmin, OffsetSpec, OffsetType, ServerNode
+from ._records import ChangeType, RecordBatch, ScanRecord, ScanRecords, TableBucket
 from ._writers import AppendWriter, WriteResultHandle
 from ._upsert import UpsertWriter
 from ._lookups import Lookuper, PrefixLookuper
 from ._scanners import EARLIEST_OFFSET, LATEST_OFFSET, LogScanner
 from ._limit_scan import BatchScanner
-from ._table import FlussTable, TableScan
+from ._table import FlussTable, TableAppend, TableScan
 from ._connection import FlussConnection
+from . import _logging  # noqa: F401  (the core's log lines on the logger "fluss")
 
 __version__ = "0.1.0"
 
@@ -49,16 +50,20 @@ __all__ = [
     "FlussTable",
     "LogScanner",
     "Lookuper",
+    "OffsetSpec",
     "OffsetType",
     "PartitionInfo",
     "PrefixLookuper",
     "RecordBatch",
     "ScanRecord",
+    "ScanRecords",
+    "ServerNode",
     "TableBucket",
     "Schema",
     "TableDescriptor",
     "TableInfo",
     "TablePath",
+    "TableAppend",
     "TableScan",
     "UpsertWriter",
     "WriteResultHandle",

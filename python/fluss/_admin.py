@@ -30,6 +30,67 @@ class OffsetType:
 _OFFSET_TYPES = {"earliest": 0, "latest": 1, "timestamp": 2}
 
 
+class OffsetSpec:
+    """The later pyfluss (and Java) way to say which offset ``list_offsets`` asks for:
+    ``OffsetSpec.earliest()``, ``OffsetSpec.latest()`` or ``OffsetSpec.timestamp(ts)`` (epoch
+    milliseconds), passed where ``offset_type`` goes. The same as the seed's
+    ``offset_type="earliest" | "latest" | "timestamp"`` (with ``timestamp=ts``)."""
+
+    __slots__ = ("_kind", "_ts")
+
+    def __init__(self, kind: str, ts: Optional[int] = None):
+        self._kind = kind
+        self._ts = ts
+
+    @staticmethod
+    def earliest() -> "OffsetSpec":
+        """The log start offset of each bucket."""
+        return OffsetSpec(OffsetType.EARLIEST)
+
+    @staticmethod
+    def latest() -> "OffsetSpec":
+        """The high watermark of each bucket (the offset the next record gets)."""
+        return OffsetSpec(OffsetType.LATEST)
+
+    @staticmethod
+    def timestamp(ts: int) -> "OffsetSpec":
+        """The first offset whose commit time is at or after ``ts`` (epoch milliseconds)."""
+        if not isinstance(ts, int) or isinstance(ts, bool):
+            raise FlussError(f"OffsetSpec.timestamp: ts must be an int (epoch milliseconds), got {ts!r}")
+        return OffsetSpec(OffsetType.TIMESTAMP, ts)
+
+    def __repr__(self) -> str:
+        return f"OffsetSpec.{self._kind}({'' if self._ts is None else self._ts})"
+
+
+class ServerNode:
+    """A live server of the cluster (``FlussAdmin.get_server_nodes``, the later pyfluss API)."""
+
+    __slots__ = ("id", "host", "port", "server_type")
+
+    def __init__(self, id: int, host: str, port: int, coordinator: bool):
+        self.id = id
+        self.host = host
+        self.port = port
+        #: ``"CoordinatorServer"`` or ``"TabletServer"``.
+        self.server_type = "CoordinatorServer" if coordinator else "TabletServer"
+
+    @property
+    def uid(self) -> str:
+        """``cs-<id>`` for the coordinator, ``ts-<id>`` for a tablet server."""
+        return f"{'cs' if self.server_type == 'CoordinatorServer' else 'ts'}-{self.id}"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, ServerNode) and (self.id, self.host, self.port, self.server_type) == (
+            other.id, other.host, other.port, other.server_type)
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.host, self.port, self.server_type))
+
+    def __repr__(self) -> str:
+        return f"ServerNode(id={self.id}, host={self.host!r}, port={self.port}, server_type={self.server_type!r})"
+
+
 def _partition_value(owner: str, key: str, v) -> str:
     """A partition value as the partition name spells it, the way the Java client turns a row's
     value into it (protocol-data.md section 8): str as is, bool ``true``/``false``, integers in
@@ -166,6 +227,11 @@ class FlussAdmin:
 
     get_table_info = get_table
 
+    async def get_server_nodes(self) -> List[ServerNode]:
+        """The live servers, the coordinator first, then the tablet servers by id (asked from
+        the coordinator). The later pyfluss API."""
+        return [ServerNode(*t) for t in await self._n.server_nodes()]
+
     async def list_tables(self, database_name: str) -> List[str]:
         """Table names of a database. Raises FlussError 4 DATABASE_NOT_EXIST."""
         return await self._n.list_tables(database_name)
@@ -181,7 +247,7 @@ class FlussAdmin:
         36 PARTITION_NOT_EXISTS for an unknown partition, -2 (before sending) for a
         ``partition_name`` that is not a non-empty str."""
         p = _check_path(table_path)
-        kind = self._offset_kind(offset_type, timestamp)
+        kind, timestamp = self._offset_kind(offset_type, timestamp)
         if not isinstance(partition_name, str) or not partition_name:
             raise FlussError(f"list_partition_offsets: partition_name must be a non-empty str (the partition's "
                              f"name, e.g. 'US'), got {partition_name!r}")
@@ -243,13 +309,18 @@ class FlussAdmin:
         return [PartitionInfo(*t) for t in await self._n.list_partition_infos(p.database_name, p.table_name, spec)]
 
     @staticmethod
-    def _offset_kind(offset_type, timestamp) -> int:
+    def _offset_kind(offset_type, timestamp):
+        """(native kind, timestamp) of ``offset_type``: a string or an OffsetSpec."""
+        if isinstance(offset_type, OffsetSpec):
+            if timestamp is not None:
+                raise FlussError("an OffsetSpec carries its own timestamp: pass no timestamp beside it")
+            offset_type, timestamp = offset_type._kind, offset_type._ts
         kind = _OFFSET_TYPES.get(str(offset_type).lower())
         if kind is None:
             raise FlussError(f"offset_type must be 'earliest', 'latest' or 'timestamp', got {offset_type!r}")
         if kind == 2 and timestamp is None:
             raise FlussError("offset_type 'timestamp' needs timestamp (epoch milliseconds)")
-        return kind
+        return kind, timestamp
 
     async def list_offsets(self, table_path: TablePath, bucket_ids: Iterable[int], offset_type: str,
                            timestamp: Optional[int] = None) -> Dict[int, int]:
@@ -258,11 +329,11 @@ class FlussAdmin:
         Args:
             offset_type: ``"earliest"`` (log start), ``"latest"`` (high watermark: the offset the
                 next record will get) or ``"timestamp"`` (first offset whose commit time is at or
-                after ``timestamp``, epoch milliseconds).
+                after ``timestamp``, epoch milliseconds); or an ``OffsetSpec`` (pyfluss).
 
         Returns:
             ``{bucket_id: offset}``.
         """
         p = _check_path(table_path)
-        kind = self._offset_kind(offset_type, timestamp)
+        kind, timestamp = self._offset_kind(offset_type, timestamp)
         return await self._n.list_offsets(p.database_name, p.table_name, [int(b) for b in bucket_ids], kind, timestamp)

@@ -28,6 +28,11 @@ def _close_all() -> None:
             conn.close()
         except Exception:
             pass
+    # Also those whose Python object is gone but whose native one lives on in a reference
+    # cycle until the final garbage collection: their I/O threads must end before it.
+    _fluss._close_all_connections()
+    from . import _logging
+    _logging.drain()  # the last lines, e.g. of the closing above
 
 
 class FlussConnection:
@@ -52,6 +57,9 @@ class FlussConnection:
             raise FlussError(f"connect: expected a fluss.Config, got {type(config).__name__}")
         d = config.to_dict()
         return FlussConnection(await _fluss._Connection.connect(d), d.get("bootstrap.servers", "?"))
+
+    #: The later pyfluss name: ``await FlussConnection.create(config)``.
+    create = connect
 
     async def get_admin(self) -> FlussAdmin:
         """The admin client (shares this connection)."""
@@ -97,6 +105,23 @@ class FlussConnection:
         # An un-awaited close that failed reports through the logger, not as "never retrieved".
         future.add_done_callback(_log_close_error)
         return _Closing(future)
+
+    def metrics(self) -> dict:
+        """A snapshot of the connection's counters since it was opened, a dict of ints (also
+        readable after close; each counter read on its own):
+
+        - ``records_sent``, ``bytes_sent``, ``batches_sent``: rows, bytes (as sent, compressed
+          when the table compresses) and batches the server acknowledged;
+        - ``write_retries``: write batches sent again after a retriable error;
+        - ``records_fetched``, ``bytes_fetched``: rows and bytes of log batches scanners
+          fetched; ``fetch_retries``: polls that met a retriable error and went on;
+        - ``requests``, ``request_latency_avg_us``, ``request_latency_max_us``: requests
+          answered, and their mean and longest time from send to answer in microseconds;
+        - ``batches_in_flight``: write batches sent and not answered yet;
+        - ``buffer_used_bytes``, ``buffer_limit_bytes``: the writer buffer in use and its size
+          (``client.writer.buffer.memory-size``).
+        """
+        return dict(self._n.metrics())
 
     def __repr__(self) -> str:
         state = "closed" if self._closed else "open"

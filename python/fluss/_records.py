@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from typing import Optional
+from typing import List, Optional
 
 import pyarrow as pa
 
@@ -102,6 +102,63 @@ class RecordBatch:
         self.base_offset = base_offset
         self.last_offset = last_offset
 
+    def __arrow_c_array__(self, requested_schema=None):
+        """The Arrow PyCapsule interface: the batch's (schema, array) capsules, so that
+        ``pa.record_batch(b)``, ``polars.from_arrow`` and other consumers read it without a
+        copy."""
+        return self.batch.__arrow_c_array__(requested_schema)
+
+    def __arrow_c_schema__(self):
+        """The batch's schema as an Arrow PyCapsule."""
+        return self.batch.schema.__arrow_c_schema__()
+
     def __repr__(self) -> str:
         return (f"RecordBatch({_where(self.bucket)}, base_offset={self.base_offset}, "
                 f"last_offset={self.last_offset}, num_rows={self.batch.num_rows})")
+
+
+class ScanRecords(list):
+    """What a record poll returns: the seed's list of ``ScanRecord`` (in the order fetched, per
+    bucket in offset order), which also groups its records by bucket as pyfluss 1.0's
+    ``ScanRecords`` does: ``buckets()``, ``records(bucket)``, ``count()``, ``is_empty()``,
+    ``keys()`` / ``values()`` / ``items()``, ``records_list[bucket]`` and ``bucket in
+    records_list``. Integer indexes and slices work as on any list."""
+
+    __slots__ = ()
+
+    def buckets(self) -> List[TableBucket]:
+        """The buckets with records here, in the order their first record came."""
+        return list(dict.fromkeys(r.bucket for r in self))
+
+    def records(self, bucket: TableBucket) -> List[ScanRecord]:
+        """The records of ``bucket`` (a TableBucket), in offset order; empty if none."""
+        return [r for r in self if r.bucket == bucket]
+
+    def count(self, *value) -> int:
+        """The number of records (pyfluss); ``count(x)`` with an argument is list.count."""
+        return list.count(self, *value) if value else len(self)
+
+    def is_empty(self) -> bool:
+        return len(self) == 0
+
+    def keys(self) -> List[TableBucket]:
+        """``buckets()``."""
+        return self.buckets()
+
+    def values(self):
+        """The records of each bucket, as lists, in ``buckets()`` order."""
+        return (self.records(b) for b in self.buckets())
+
+    def items(self):
+        """``(bucket, records)`` pairs in ``buckets()`` order."""
+        return ((b, self.records(b)) for b in self.buckets())
+
+    def __getitem__(self, key):
+        if isinstance(key, TableBucket):
+            return self.records(key)
+        return list.__getitem__(self, key)
+
+    def __contains__(self, item) -> bool:
+        if isinstance(item, TableBucket):
+            return any(r.bucket == item for r in self)
+        return list.__contains__(self, item)

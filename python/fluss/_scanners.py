@@ -14,7 +14,7 @@ import pyarrow as pa
 from ._arrow import _BatchCapsules, _schema_from_capsule, _table_from_capsule, _to_pandas
 from ._errors import FlussError
 from ._metadata import TableInfo
-from ._records import ChangeType, RecordBatch, ScanRecord, TableBucket
+from ._records import ChangeType, RecordBatch, ScanRecord, ScanRecords, TableBucket
 
 
 #: Start offset meaning "the log start offset of the bucket" (read everything retained).
@@ -24,6 +24,8 @@ LATEST_OFFSET = -1
 
 # Indexed by the change-type byte the native scanner reports per record.
 _CHANGE_TYPES = tuple(ChangeType)
+# Arrow bytes one part of to_arrow_batch_reader holds (the default fetch.max-bytes).
+_READ_PART_BYTES = 16 * 1024 * 1024
 # Timeout of each poll behind ``async for``; it polls again while nothing arrives.
 _ASYNC_ITER_POLL_MS = 1000
 
@@ -228,7 +230,7 @@ class LogScanner:
             batch = pa.record_batch(_BatchCapsules(polled.capsules(i)))
             return [batch.column(c).to_pylist() for c in fallback]
 
-        return self._n.records(polled, ScanRecord, self._bucket, _CHANGE_TYPES, fallback_of)
+        return ScanRecords(self._n.records(polled, ScanRecord, self._bucket, _CHANGE_TYPES, fallback_of))
 
     def _arrow(self, polled) -> pa.Table:
         self._log_dropped_partitions()
@@ -336,9 +338,11 @@ class LogScanner:
 
     # ---- record mode
 
-    def poll(self, timeout_ms: int) -> List[ScanRecord]:
+    def poll(self, timeout_ms: int) -> ScanRecords:
         """Records available now, or those arriving within ``timeout_ms`` milliseconds (an empty
-        list after the timeout). Returns as soon as any arrive. Record scanner only."""
+        list after the timeout). Returns as soon as any arrive. Record scanner only. The list
+        is a ``ScanRecords``: it also groups by bucket (``buckets()``, ``records(bucket)``,
+        ``count()``), as pyfluss's poll result does."""
         self._require(True, "poll")
         return self._records(self._poll_blocking(timeout_ms, self._max_records))
 
@@ -357,6 +361,11 @@ class LogScanner:
     async def poll_batches_async(self, timeout_ms: int) -> List[RecordBatch]:
         """Awaitable twin of ``poll_batches``."""
         self._require(False, "poll_batches_async")
+        return self._batches(await self._poll_async(timeout_ms))
+
+    async def poll_record_batch(self, timeout_ms: int) -> List[RecordBatch]:
+        """The later pyfluss name of ``poll_batches_async`` (awaited, as in pyfluss)."""
+        self._require(False, "poll_record_batch")
         return self._batches(await self._poll_async(timeout_ms))
 
     def poll_arrow(self, timeout_ms: int) -> pa.Table:
@@ -382,6 +391,45 @@ class LogScanner:
         polled = self._n.to_arrow_blocking()
         self._log_dropped_partitions()
         return _table_from_capsule(self._n.table_capsule(polled))
+
+    def to_arrow_batch_reader(self, max_bytes: int = _READ_PART_BYTES) -> pa.RecordBatchReader:
+        """The read of ``to_arrow`` as a ``pyarrow.RecordBatchReader`` that fetches as it is
+        read (the later pyfluss name): where each subscribed bucket stops (its high watermark
+        from its current leader) is fixed by the first batch read, and memory holds about
+        ``max_bytes`` (bytes of Arrow buffers, default 16 MiB) plus one fetch round
+        (``client.scanner.log.fetch.max-bytes``) at a time, however large the read.
+        Positions advance as batches are read; a reader left unfinished leaves the rest for
+        later polls or reads. Each fetch blocks with the GIL released. Batch scanner only.
+
+        Raises:
+            FlussError: (-2) for a record scanner, a closed scanner or connection, or
+                ``max_bytes`` not an int > 0; while reading, as ``to_arrow``.
+        """
+        self._require(False, "to_arrow_batch_reader", polls=False)
+        budget = _int_arg("to_arrow_batch_reader", "max_bytes", max_bytes, 1)
+
+        def parts():
+            start = True
+            while True:
+                self._check_open("to_arrow_batch_reader")
+                polled = self._n.read_part_blocking(start, budget)
+                start = False
+                self._log_dropped_partitions()
+                if len(polled) == 0:
+                    return
+                items = polled.items()
+                del polled  # only the batches not yet read stay alive while the next part is read
+                while items:
+                    yield pa.record_batch(_BatchCapsules(items.pop(0)[5]))
+
+        return pa.RecordBatchReader.from_batches(self._schema, parts())
+
+    def __arrow_c_stream__(self, requested_schema=None):
+        """The Arrow PyCapsule stream interface: the scanner's bounded read (as
+        ``to_arrow_batch_reader()``), so ``polars.from_arrow(scanner)``,
+        ``duckdb.sql("select ... from scanner")`` and ``pa.table(scanner)`` read it batch by
+        batch. Batch scanner only."""
+        return self.to_arrow_batch_reader().__arrow_c_stream__(requested_schema)
 
     def to_pandas(self):
         """``to_arrow().to_pandas()``."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, List, Optional, Union
 
+from ._delivery import Delivery, DeliveryCallback
 from ._errors import FlussError
 from ._limit_scan import BatchScanner, _check_limit
 from ._lookups import Lookuper
@@ -78,6 +79,10 @@ class TableScan:
         native = self._table._n.new_scanner(self._projection or [])
         return LogScanner(native, info, record_mode=False, conn=self._table._conn)
 
+    async def create_record_batch_log_scanner(self) -> LogScanner:
+        """The later pyfluss name of ``create_batch_scanner``."""
+        return await self.create_batch_scanner()
+
     async def create_log_scanner(self) -> LogScanner:
         """A scanner returning records with their offset, timestamp and change type (``poll``).
 
@@ -109,6 +114,19 @@ class TableScan:
         return BatchScanner(self._table, bucket, self._limit, self._projection)
 
 
+class TableAppend:
+    """``table.new_append()`` (pyfluss 1.0): ``create_writer()`` makes the append writer."""
+
+    def __init__(self, table: "FlussTable"):
+        self._table = table
+
+    def create_writer(self, on_delivery: Optional[DeliveryCallback] = None) -> AppendWriter:
+        """The table's append writer, as ``await table.new_append_writer(on_delivery)`` (not
+        awaited, as in pyfluss). Raises FlussError as that method does."""
+        t = self._table
+        return AppendWriter(t._n.new_append_writer(), t._info, t._conn, Delivery.make(on_delivery, "create_writer"))
+
+
 class FlussTable:
     """A table handle from ``FlussConnection.get_table``."""
 
@@ -127,12 +145,30 @@ class FlussTable:
         """A scan builder: ``project``/``project_by_name``/``limit``, then a scanner."""
         return TableScan(self)
 
-    async def new_append_writer(self) -> AppendWriter:
-        """A writer for this log table. Raises FlussError for a primary-key table."""
-        return AppendWriter(self._n.new_append_writer(), self._info, self._conn)
+    async def new_append_writer(self, on_delivery: Optional[DeliveryCallback] = None) -> AppendWriter:
+        """A writer for this log table.
+
+        Args:
+            on_delivery: optional ``callback(error, rows)``, called on this event loop once per
+                write batch when the server acknowledged it (``error`` None) or it failed
+                (``error`` the FlussError), with the number of rows the batch held (confluent-
+                kafka's ``on_delivery``, per batch). An exception it raises is logged on the
+                ``fluss`` logger.
+
+        Raises:
+            FlussError: for a primary-key table, or an ``on_delivery`` that is not callable.
+        """
+        delivery = Delivery.make(on_delivery, "new_append_writer")
+        return AppendWriter(self._n.new_append_writer(), self._info, self._conn, delivery)
+
+    def new_append(self) -> "TableAppend":
+        """The later pyfluss builder: ``table.new_append().create_writer()`` is the writer
+        ``await table.new_append_writer()`` gives."""
+        return TableAppend(self)
 
     def new_upsert(self, columns: Optional[List[str]] = None,
-                   column_indices: Optional[List[int]] = None) -> UpsertWriter:
+                   column_indices: Optional[List[int]] = None,
+                   on_delivery: Optional[DeliveryCallback] = None) -> UpsertWriter:
         """A writer for this primary-key table (synchronous).
 
         Args:
@@ -140,6 +176,8 @@ class FlussTable:
                 among them); rows then hold only these columns, list/tuple rows in this order.
             column_indices: the same as 0-based table column indexes.
             Neither: full rows.
+            on_delivery: optional ``callback(error, rows)`` per write batch, as for
+                ``new_append_writer`` (needs a running event loop: call this in a coroutine).
 
         Raises:
             FlussError: error_code -2, before anything is made or sent, for a log table, both
@@ -148,7 +186,8 @@ class FlussTable:
                 column left out of a partial update.
         """
         _require_primary_key(self, "new_upsert")
-        return UpsertWriter(self, _target_columns(self, "new_upsert", columns, column_indices))
+        targets = _target_columns(self, "new_upsert", columns, column_indices)
+        return UpsertWriter(self, targets, Delivery.make(on_delivery, "new_upsert"))
 
     def new_lookup(self) -> Lookuper:
         """A point lookuper of this primary-key table (synchronous); ``.lookup_by(columns)``

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, List, Optional, Sequence
 
 from ._errors import FlussError
 from ._validate import _column_list
-from ._writers import WriteResultHandle, _WriterBase
+from ._writers import WriteResultHandle, _WriterBase, _delivered
 
 if TYPE_CHECKING:
     from ._table import FlussTable
@@ -74,7 +74,7 @@ class UpsertWriter(_WriterBase):
     flushes on exit. Writes of one writer to one key are applied in the order made.
     """
 
-    def __init__(self, table: "FlussTable", target_columns: Sequence[int] = ()):
+    def __init__(self, table: "FlussTable", target_columns: Sequence[int] = (), delivery=None):
         # Made by FlussTable.new_upsert (which checks the table has a primary key) or by the
         # builder methods of a writer; target_columns are checked by _target_columns.
         self._table = table
@@ -85,8 +85,9 @@ class UpsertWriter(_WriterBase):
         self._partial = bool(target_columns)
         # Bind the native hot path directly: no Python frame per row (a bound method of the
         # native object only, see AppendWriter).
-        self.upsert = self._n.upsert
-        self.delete = self._n.delete
+        self._delivery = delivery
+        self.upsert = self._n.upsert if delivery is None else _delivered(self._n.upsert, delivery)
+        self.delete = self._n.delete if delivery is None else _delivered(self._n.delete, delivery)
 
     def upsert(self, row) -> WriteResultHandle:  # replaced per instance by the native method
         """Inserts ``row``, or replaces the row with its primary key.
@@ -150,7 +151,8 @@ class UpsertWriter(_WriterBase):
             FlussError: error_code -2 for a name not in the table, a repeated name, a missing
                 primary-key column, or a non-key column left out that is NOT NULL.
         """
-        return UpsertWriter(self._table, _target_columns(self._table, "partial_update_by_name", columns, None))
+        return UpsertWriter(self._table, _target_columns(self._table, "partial_update_by_name", columns, None),
+                            self._delivery)
 
     def partial_update_by_index(self, column_indices: List[int]) -> "UpsertWriter":
         """A new writer for a partial update of the columns at ``column_indices`` (0-based
@@ -160,7 +162,8 @@ class UpsertWriter(_WriterBase):
             FlussError: as ``partial_update_by_name``, and for an index out of range.
         """
         return UpsertWriter(self._table,
-                            _target_columns(self._table, "partial_update_by_index", None, column_indices))
+                            _target_columns(self._table, "partial_update_by_index", None, column_indices),
+                            self._delivery)
 
     def create_writer(self) -> "UpsertWriter":
         """Returns this writer (it is already created): ends the builder spelling

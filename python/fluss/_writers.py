@@ -9,6 +9,7 @@ from typing import Optional
 
 import pyarrow as pa
 
+from ._delivery import Delivery
 from ._errors import REQUEST_TIME_OUT, FlussError, FlussTimeoutError
 from ._metadata import TableInfo
 from ._native import _fluss
@@ -92,6 +93,17 @@ def _record_batch_of(data, method: str) -> pa.RecordBatch:
             raise FlussError(f"{method}: cannot import {type(data).__name__} as an Arrow record batch: {e}") from None
     raise FlussError(f"{method}: expected a pyarrow.RecordBatch (or an object with __arrow_c_array__), "
                      f"got {type(data).__name__}")
+
+
+def _delivered(write, delivery: Delivery):
+    """``write`` (a native per-row write: append, upsert, delete) telling ``delivery`` of each
+    row's handle."""
+    def write_row(row):
+        handle = write(row)
+        delivery.row(handle)
+        return handle
+    write_row.__doc__ = write.__doc__
+    return write_row
 
 
 #: Returned by every write: ``await handle.wait()`` resolves once the server acknowledged it.
@@ -202,15 +214,16 @@ class AppendWriter(_WriterBase):
     ``flush()`` report failures.
     """
 
-    def __init__(self, native, table_info: TableInfo, conn=None):
+    def __init__(self, native, table_info: TableInfo, conn=None, delivery: Optional[Delivery] = None):
         self._n = native
         self._conn = conn
         self._schema = table_info.get_schema().arrow_schema
         self._partitioned = table_info.is_partitioned()
+        self._delivery = delivery
         # Bind the native hot path directly: no Python frame per row. (A bound method of the
         # native object only: storing one of self would make a reference cycle that keeps the
         # connection's sockets and I/O thread alive until the cycle collector runs.)
-        self.append = native.append
+        self.append = native.append if delivery is None else _delivered(native.append, delivery)
 
     def __repr__(self) -> str:
         return f"<fluss.AppendWriter of {self._n.table_path}, columns={self._schema.names}>"
@@ -302,7 +315,14 @@ class AppendWriter(_WriterBase):
         return batch.select(want)
 
     def _write_arrow_batch(self, batch: pa.RecordBatch) -> WriteResultHandle:
-        return self._n.write_arrow_batch(self._conform(batch))
+        return self._queue_batch(self._conform(batch))
+
+    def _queue_batch(self, batch: pa.RecordBatch) -> WriteResultHandle:
+        """Queues a conformed batch (its delivery watched when the writer has on_delivery)."""
+        handle = self._n.write_arrow_batch(batch)
+        if self._delivery is not None:
+            self._delivery.rows(handle, batch.num_rows)
+        return handle
 
     def write_arrow_batch(self, batch: pa.RecordBatch) -> WriteResultHandle:
         """Appends a ``pyarrow.RecordBatch`` (or any object exporting one through the Arrow
@@ -367,7 +387,7 @@ class AppendWriter(_WriterBase):
         batches = [self._conform(b, _method) for b in table.to_batches()]
         for batch in batches:
             try:
-                self._n.write_arrow_batch(batch)
+                self._queue_batch(batch)
             except FlussError as e:
                 if not e.message.startswith("write_arrow_batch: ") or _method == "write_arrow_batch":
                     raise

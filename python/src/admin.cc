@@ -169,6 +169,17 @@ struct PyAdmin {
     });
   }
 
+  /// [(id, host, port, is_coordinator)], coordinator first.
+  nb::object ServerNodes() {
+    auto a = admin;
+    return Awaitable([a](nb::object done) {
+      a->GetServerNodesAsync(MakeCallback<std::vector<ServerNode>>(std::move(done), [](std::vector<ServerNode> nodes) {
+        nb::list out;
+        for (const auto& n : nodes) out.append(nb::make_tuple(n.id, n.host, n.port, n.coordinator));
+        return nb::object(out);
+      }));
+    });
+  }
   nb::object BucketLeaders(std::string db, std::string table, std::optional<std::string> partition) {
     auto a = admin;
     TablePath path = MakePath(db, table);
@@ -207,6 +218,7 @@ void BindAdmin(nb::module_& m) {
       .def("create_partition", &PyAdmin::CreatePartition)
       .def("drop_partition", &PyAdmin::DropPartition)
       .def("list_partition_infos", &PyAdmin::ListPartitionInfos)
+      .def("server_nodes", &PyAdmin::ServerNodes)
       .def("bucket_leaders", &PyAdmin::BucketLeaders, "database"_a, "table"_a, "partition"_a = nb::none());
 }
 

@@ -36,6 +36,7 @@ void BindScanners(nb::module_& m);    // scanners.cc: _Polled, _Scanner
 void BindTable(nb::module_& m);       // table.cc: _Table
 void BindAdmin(nb::module_& m);       // admin.cc: _Admin
 void BindConnection(nb::module_& m);  // connection.cc: _Connection
+void BindLogBridge(nb::module_& m);   // log_bridge.cc: _log_install, _log_wait
 
 /// A `_AppendWriter` over `writer` of the table `table_path`, with the writer-buffer options of
 /// the connection (writers.cc).

@@ -20,4 +20,5 @@ NB_MODULE(_fluss, m) {
   BindTable(m);
   BindAdmin(m);
   BindConnection(m);
+  BindLogBridge(m);
 }

@@ -182,6 +182,15 @@ struct PyScanner {
     return AwaitRead([s](Callback<std::vector<ScanBatch>> cb) { s->ReadBatchesAsync(std::move(cb)); }, false);
   }
 
+  /// The next part (about `max_bytes` bytes) of a bounded read in parts (LogScanner::
+  /// ReadPartAsync), blocking with the GIL released; empty once the read is complete.
+  PyPolled ReadPartBlocking(bool start, int64_t max_bytes) {
+    auto s = scanner;
+    return PyPolled{BlockingRead([s, start, max_bytes](Callback<std::vector<ScanBatch>> cb) {
+      s->ReadPartAsync(start, max_bytes, std::move(cb));
+    })};
+  }
+
   /// The batches of a read as one "arrow_array_stream" capsule with the scanner's schema.
   nb::object TableCapsule(PyPolled& polled) {
     std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
@@ -222,6 +231,7 @@ void BindScanners(nb::module_& m) {
       .def("poll_async", &PyScanner::PollAsync, "timeout_ms"_a, "max_records"_a)
       .def("to_arrow_blocking", &PyScanner::ToArrowBlocking)
       .def("to_arrow_async", &PyScanner::ToArrowAsync)
+      .def("read_part_blocking", &PyScanner::ReadPartBlocking, "start"_a, "max_bytes"_a)
       .def("table_capsule", &PyScanner::TableCapsule, "polled"_a);
 }
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import time
 
@@ -195,13 +196,14 @@ async def test_full_buffer_append_raises_at_once_and_wait_for_capacity_waits(clu
 
 @pytest.mark.soak_scenario
 @pytest.mark.parametrize("handles", [True, False], ids=["handles", "fire_and_forget"])
-async def test_leader_kill_during_idempotent_appends(cluster, handles, soak_run):
+async def test_leader_kill_during_idempotent_appends(cluster, handles, soak_run, caplog):
     """kill -9 of a bucket leader during idempotent appends (short 60,000 rows, long 300,000),
     then its restart: every row whose handle succeeded (handles) or that precedes a successful
     flush (fire and forget) is read back exactly once, and each bucket's ids are increasing in
     offset order (the writer's order)."""
     n = pick(60_000, 300_000)
     flush_every = 5_000
+    caplog.set_level(logging.DEBUG, logger="fluss")
     conn = await connect(cluster, {"client.request-timeout": "5s"})
     try:
         admin = await conn.get_admin()
@@ -274,6 +276,14 @@ async def test_leader_kill_during_idempotent_appends(cluster, handles, soak_run)
         assert dups == 0, f"{dups} rows duplicated"
         assert not unordered, f"buckets {unordered}: ids not increasing in offset order"
         assert present <= set(range(n))
+        # The core told the "fluss" logger what happened: the lost connection, the retried
+        # batches and bucket 0's leader moving away from the victim.
+        lines = [(r.levelno, r.getMessage()) for r in caplog.records if r.name == "fluss"]
+        victim_id = victim.split("-")[1]
+        assert any(lvl == logging.WARNING and " lost: " in m for lvl, m in lines), lines[-20:]
+        assert any(lvl == logging.INFO and m.startswith("retrying a batch of ") for lvl, m in lines), lines[-20:]
+        assert any(lvl == logging.INFO and "bucket 0" in m and f"leader moved from tablet server {victim_id} to " in m
+                   for lvl, m in lines), lines[-20:]
     finally:
         close_quietly(conn)
 

@@ -54,7 +54,7 @@ def bootstrap_servers() -> str:
 async def conn(bootstrap_servers):
     c = await fluss.FlussConnection.connect(fluss.Config({"bootstrap.servers": bootstrap_servers}))
     yield c
-    c.close()
+    await c.close()  # ended before the next test starts
 
 
 @pytest.fixture

@@ -225,6 +225,21 @@ void Admin::ListOffsetsAsync(const TablePath& path, std::vector<int32_t> bucket_
       std::move(done));
 }
 
+void Admin::GetServerNodesAsync(Callback<std::vector<ServerNode>> done) {
+  impl_->cluster()->Spawn<std::vector<ServerNode>>(
+      [](std::shared_ptr<Cluster> c) -> asio::awaitable<Result<std::vector<ServerNode>>> {
+        const std::vector<TablePath> no_tables;
+        Status st = co_await c->RefreshMetadata(no_tables);
+        if (!st.ok()) co_return st;
+        std::vector<ServerNode> nodes;
+        if (const auto& cs = c->metadata().coordinator())
+          nodes.push_back(ServerNode{cs->node_id, cs->host, cs->port, true});
+        for (const auto& [id, ts] : c->metadata().tablet_servers()) nodes.push_back(ServerNode{id, ts.host, ts.port, false});
+        co_return nodes;
+      }(impl_->cluster()),
+      std::move(done));
+}
+
 void Admin::ListBucketLeadersAsync(const TablePath& path, Callback<std::map<int32_t, int32_t>> done) {
   impl_->cluster()->Spawn<std::map<int32_t, int32_t>>(
       [](std::shared_ptr<Cluster> c, TablePath p) -> asio::awaitable<Result<std::map<int32_t, int32_t>>> {

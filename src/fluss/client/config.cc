@@ -226,14 +226,32 @@ Result<ClientOptions> ParseClientOptions(const std::map<std::string, std::string
       {"security.sasl.password", secret_into(&o.sasl_password, &security.password)},
       {"client.security.sasl.jaas.config", secret_into(&security.jaas_text, &security.jaas_config)},
   };
+  // The later pyfluss (1.0) spellings, each the key it stands for (its "-ms" keys are
+  // milliseconds, which is what a bare number means here too).
+  static const std::map<std::string, std::string> kPyflussKeys = {
+      {"writer.request-max-size", "client.writer.request-max-size"},
+      {"writer.batch-size", "client.writer.batch-size"},
+      {"writer.batch-timeout-ms", "client.writer.batch-timeout"},
+      {"writer.buffer.memory-size", "client.writer.buffer.memory-size"},
+      {"writer.buffer.wait-timeout-ms", "client.writer.buffer.wait-timeout"},
+      {"writer.enable-idempotence", "client.writer.enable-idempotence"},
+      {"scanner.log.fetch.max-bytes", "client.scanner.log.fetch.max-bytes"},
+      {"scanner.log.fetch.max-bytes-for-bucket", "client.scanner.log.fetch.max-bytes-for-bucket"},
+      {"scanner.log.fetch.min-bytes", "client.scanner.log.fetch.min-bytes"},
+      {"scanner.log.fetch.wait-max-time-ms", "client.scanner.log.fetch.wait-max-time"},
+      {"scanner.log.max-poll-records", "client.scanner.log.max-poll-records"},
+      {"connect-timeout", "client.connect-timeout"},
+  };
   for (const auto& [key, value] : properties) {
-    auto it = setters.find(key);
+    auto alias = kPyflussKeys.find(key);
+    auto it = setters.find(alias == kPyflussKeys.end() ? key : alias->second);  // errors name `key`
     if (it == setters.end()) return Status::InvalidArgument("config '" + key + "': unknown property");
     FLUSS_RETURN_NOT_OK(it->second(key, value));
   }
   // Idempotence needs acks=all and retries (as the Java client); on by default only where it can work.
   if (o.writer_acks != -1 || o.writer_retries == 0) {
-    if (properties.count("client.writer.enable-idempotence") && o.writer_enable_idempotence)
+    if ((properties.count("client.writer.enable-idempotence") || properties.count("writer.enable-idempotence")) &&
+        o.writer_enable_idempotence)
       return Status::InvalidArgument("config 'client.writer.enable-idempotence' = true needs writer.acks = all and "
                                      "writer.retries > 0");
     o.writer_enable_idempotence = false;

@@ -45,6 +45,8 @@ Status Connection::Close() { return impl_->Close(); }
 
 const ClientOptions& Connection::options() const { return impl_->options(); }
 
+ClientMetrics Connection::Metrics() const { return impl_->Metrics(); }
+
 void Connection::GetTableAsync(const TablePath& path, Callback<std::shared_ptr<Table>> done) {
   impl_->cluster()->Spawn<std::shared_ptr<Table>>(
       [](std::shared_ptr<client::ConnectionImpl> c, TablePath p) -> asio::awaitable<Result<std::shared_ptr<Table>>> {

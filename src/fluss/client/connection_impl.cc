@@ -62,4 +62,24 @@ Status ConnectionImpl::Close() {
   return CloseParts(cluster_, writer_client_);
 }
 
+ClientMetrics ConnectionImpl::Metrics() const {
+  const util::MetricCounters& c = cluster_->metrics();
+  auto get = [](const std::atomic<int64_t>& v) { return v.load(std::memory_order_relaxed); };
+  ClientMetrics m;
+  m.records_sent = get(c.records_sent);
+  m.bytes_sent = get(c.bytes_sent);
+  m.batches_sent = get(c.batches_sent);
+  m.write_retries = get(c.write_retries);
+  m.records_fetched = get(c.records_fetched);
+  m.bytes_fetched = get(c.bytes_fetched);
+  m.fetch_retries = get(c.fetch_retries);
+  m.requests = get(c.requests);
+  m.request_latency_avg_us = m.requests > 0 ? get(c.request_latency_us) / m.requests : 0;
+  m.request_latency_max_us = get(c.request_latency_max_us);
+  m.batches_in_flight = get(c.batches_in_flight);
+  m.buffer_used_bytes = writer_client_->memory().used();
+  m.buffer_limit_bytes = writer_client_->memory().limit();
+  return m;
+}
+
 }  // namespace fluss::client

@@ -28,6 +28,8 @@ class ConnectionImpl {
   const std::shared_ptr<lookup::LookupSenders>& lookup_senders() const { return lookup_senders_; }
   const ClientOptions& options() const { return cluster_->options(); }
   bool closed() const { return cluster_->closed(); }
+  /// Connection::Metrics. Any thread.
+  ClientMetrics Metrics() const;
 
   /// Flushes every writer (bounded by client.request-timeout), fails what is still pending
   /// with kClosed, closes the server connections and joins the I/O thread. Idempotent; from

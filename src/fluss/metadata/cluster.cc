@@ -59,7 +59,9 @@ std::shared_ptr<const net::Authentication> MakeAuthentication(const ClientOption
 Cluster::Cluster(ClientOptions options, std::vector<net::ServerEndpoint> bootstrap)
     : options_(std::move(options)),
       bootstrap_(std::move(bootstrap)),
-      pool_(io_thread_.io(), options_.connect_timeout_ms, options_.request_timeout_ms, MakeAuthentication(options_)),
+      metrics_(std::make_shared<util::MetricCounters>()),
+      pool_(io_thread_.io(), options_.connect_timeout_ms, options_.request_timeout_ms, MakeAuthentication(options_),
+            metrics_),
       rpc_(options_.request_timeout_ms) {}
 
 Result<std::shared_ptr<Cluster>> Cluster::Create(ClientOptions options) {

@@ -20,6 +20,7 @@
 #include <google/protobuf/message_lite.h>
 
 #include "fluss/config.h"
+#include "fluss/util/metric_counters.h"
 #include "fluss/metadata/metadata_cache.h"
 #include "fluss/net/connection_pool.h"
 #include "fluss/net/io_thread.h"
@@ -37,6 +38,8 @@ class Cluster : public std::enable_shared_from_this<Cluster> {
   static Result<std::shared_ptr<Cluster>> Create(ClientOptions options);
 
   const ClientOptions& options() const { return options_; }
+  /// The connection's traffic counters (fluss::ClientMetrics), shared by everything on it.
+  util::MetricCounters& metrics() const { return *metrics_; }
   net::IoThread& io_thread() { return io_thread_; }
   asio::io_context& io() { return io_thread_.io(); }
   bool closed() const { return io_thread_.closed(); }
@@ -118,6 +121,7 @@ class Cluster : public std::enable_shared_from_this<Cluster> {
   const ClientOptions options_;
   const std::vector<net::ServerEndpoint> bootstrap_;
   net::IoThread io_thread_;
+  const std::shared_ptr<util::MetricCounters> metrics_;
   net::ConnectionPool pool_;
   net::RpcClient rpc_;
   MetadataCache metadata_;

@@ -1,5 +1,7 @@
 #include "fluss/metadata/metadata_cache.h"
 
+#include "fluss/util/log.h"
+
 namespace fluss::metadata {
 
 namespace {
@@ -15,14 +17,23 @@ void EraseLeaders(std::map<TableBucket, int32_t>& leaders, int64_t table_id, std
   }
 }
 
-template <typename BucketList>
-void AddLeaders(std::map<TableBucket, int32_t>& leaders, int64_t table_id, std::optional<int64_t> partition_id,
-                const BucketList& buckets) {
-  for (const auto& b : buckets)
-    if (b.has_leader_id() && b.leader_id() >= 0) leaders[TableBucket{table_id, partition_id, b.bucket_id()}] = b.leader_id();
-}
-
 }  // namespace
+
+template <typename BucketList>
+void MetadataCache::AddLeaders(int64_t table_id, std::optional<int64_t> partition_id, const BucketList& buckets,
+                               const std::string& table) {
+  for (const auto& b : buckets) {
+    if (!b.has_leader_id() || b.leader_id() < 0) continue;
+    const TableBucket bucket{table_id, partition_id, b.bucket_id()};
+    leaders_[bucket] = b.leader_id();
+    // Leaders as last seen, kept through invalidations, so that a move is noticed.
+    auto [seen, first] = last_leaders_.try_emplace(bucket, b.leader_id());
+    if (first || seen->second == b.leader_id()) continue;
+    FLUSS_LOG(kInfo, "table " + table + " " + bucket.ToString() + ": leader moved from tablet server " +
+                         std::to_string(seen->second) + " to " + std::to_string(b.leader_id()));
+    seen->second = b.leader_id();
+  }
+}
 
 void MetadataCache::Update(const proto::MetadataResponse& resp) {
   if (resp.has_coordinator_server()) coordinator_ = ToEndpoint(resp.coordinator_server());
@@ -30,6 +41,9 @@ void MetadataCache::Update(const proto::MetadataResponse& resp) {
     tablet_servers_.clear();
     for (const auto& ts : resp.tablet_servers()) tablet_servers_[ts.node_id()] = ToEndpoint(ts);
   }
+  FLUSS_LOG(kDebug, "metadata refreshed: " + std::to_string(resp.table_metadata_size()) + " table(s), " +
+                        std::to_string(resp.partition_metadata_size()) + " partition(s), " +
+                        std::to_string(resp.tablet_servers_size()) + " tablet server(s)");
   for (const auto& t : resp.table_metadata()) {
     const TablePath path{t.table_path().database_name(), t.table_path().table_name()};
     auto old = table_ids_.find(path.ToString());
@@ -38,12 +52,12 @@ void MetadataCache::Update(const proto::MetadataResponse& resp) {
     // Partitioned tables have no table-level buckets: their partitions' leaders stay.
     auto it = leaders_.lower_bound(TableBucket{t.table_id(), std::nullopt, INT32_MIN});
     while (it != leaders_.end() && it->first.table_id == t.table_id() && !it->first.partition_id) it = leaders_.erase(it);
-    AddLeaders(leaders_, t.table_id(), std::nullopt, t.bucket_metadata());
+    AddLeaders(t.table_id(), std::nullopt, t.bucket_metadata(), path.ToString());
   }
   for (const auto& p : resp.partition_metadata()) {
     partition_ids_[{p.table_id(), p.partition_name()}] = p.partition_id();
     EraseLeaders(leaders_, p.table_id(), p.partition_id());
-    AddLeaders(leaders_, p.table_id(), p.partition_id(), p.bucket_metadata());
+    AddLeaders(p.table_id(), p.partition_id(), p.bucket_metadata(), "id " + std::to_string(p.table_id()) + " partition " + p.partition_name());
   }
 }
 

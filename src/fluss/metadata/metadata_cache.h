@@ -49,12 +49,18 @@ class MetadataCache {
 
  private:
   std::optional<int32_t> LiveNode(std::optional<int32_t> node) const;
+  /// Takes the leaders of `buckets` (of table `table_id`, partition `partition_id` if set),
+  /// logging each that moved since last seen; `table` names them in the log.
+  template <typename BucketList>
+  void AddLeaders(int64_t table_id, std::optional<int64_t> partition_id, const BucketList& buckets,
+                  const std::string& table);
 
   std::optional<net::ServerEndpoint> coordinator_;
   std::map<int32_t, net::ServerEndpoint> tablet_servers_;
   std::map<std::string, int64_t> table_ids_;                          // "db.table" -> table id
   std::map<std::pair<int64_t, std::string>, int64_t> partition_ids_;  // (table id, name) -> id
   std::map<TableBucket, int32_t> leaders_;                            // absent: no leader
+  std::map<TableBucket, int32_t> last_leaders_;  // every leader last seen (invalidation keeps it)
 };
 
 }  // namespace fluss::metadata

@@ -9,7 +9,7 @@ std::shared_ptr<ServerConnection> ConnectionPool::Get(const std::string& key, co
     if (cur.host == ep.host && cur.port == ep.port) return it->second;
     it->second->Close();
   }
-  auto conn = std::make_shared<ServerConnection>(io_, ep, connect_timeout_ms_, handshake_timeout_ms_, auth_);
+  auto conn = std::make_shared<ServerConnection>(io_, ep, connect_timeout_ms_, handshake_timeout_ms_, auth_, metrics_);
   if (closed_) {
     conn->Close();  // closing: requests on it fail at once with kClosed
     return conn;

@@ -9,6 +9,7 @@
 #include "fluss/protocol/errors.h"
 #include "fluss/protocol/frame.h"
 #include "fluss/util/bytes.h"
+#include "fluss/util/log.h"
 
 namespace fluss::net {
 
@@ -29,7 +30,8 @@ constexpr size_t kPlaceRecordsFrom = 64 * 1024;
 
 ServerConnection::ServerConnection(asio::io_context& io, ServerEndpoint endpoint,
                                    int64_t connect_timeout_ms, int64_t handshake_timeout_ms,
-                                   std::shared_ptr<const Authentication> auth)
+                                   std::shared_ptr<const Authentication> auth,
+                                   std::shared_ptr<util::MetricCounters> metrics)
     : io_(io),
       endpoint_(std::move(endpoint)),
       connect_timeout_ms_(connect_timeout_ms),
@@ -38,7 +40,8 @@ ServerConnection::ServerConnection(asio::io_context& io, ServerEndpoint endpoint
       socket_(io),
       resolver_(io),
       connect_timer_(io),
-      auth_retry_timer_(io) {}
+      auth_retry_timer_(io),
+      metrics_(std::move(metrics)) {}
 
 ServerConnection::~ServerConnection() {
   asio::error_code ec;
@@ -202,6 +205,7 @@ void ServerConnection::OnAuthenticate(Result<ResponseBody> r) {
 }
 
 void ServerConnection::BecomeReady() {
+  FLUSS_LOG(kInfo, "connected to " + endpoint_.ToString());
   connect_timer_.cancel();
   authenticating_ = false;
   state_ = State::kReady;
@@ -223,6 +227,7 @@ void ServerConnection::Dispatch(Queued q) {
   Pending p;
   p.key = q.key;
   p.done = std::move(q.done);
+  p.sent = std::chrono::steady_clock::now();
   p.timer = std::make_unique<asio::steady_timer>(io_);
   p.timer->expires_after(std::chrono::milliseconds(q.timeout_ms));
   auto self = shared_from_this();
@@ -381,6 +386,9 @@ void ServerConnection::OnFrame(std::shared_ptr<uint8_t[]> frame, size_t size, st
   if (it == pending_.end()) return;  // timed out already
   auto done = std::move(it->second.done);
   if (it->second.timer) it->second.timer->cancel();
+  if (metrics_ && it->second.sent != std::chrono::steady_clock::time_point{})
+    metrics_->AddRequest(std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() -
+                                                                               it->second.sent).count());
   pending_.erase(it);
   if (decoded->type == protocol::ResponseType::kError) {
     proto::ErrorResponse err;
@@ -401,6 +409,9 @@ void ServerConnection::OnFrame(std::shared_ptr<uint8_t[]> frame, size_t size, st
 }
 
 void ServerConnection::Fail(const Status& st) {
+  // A connection in use that breaks is worth a warning; closing it is routine.
+  if (state_ != State::kClosed && state_ != State::kDisconnected) FLUSS_LOG(kWarning, st.message());
+  else if (state_ == State::kClosed) FLUSS_LOG(kDebug, st.message());
   ++generation_;
   asio::error_code ec;
   socket_.close(ec);

@@ -21,6 +21,7 @@
 #include "fluss/protocol/api_keys.h"
 #include "fluss/protocol/fetch_log_placement.h"
 #include "fluss/status.h"
+#include "fluss/util/metric_counters.h"
 
 namespace fluss::net {
 
@@ -77,9 +78,11 @@ class ServerConnection : public std::enable_shared_from_this<ServerConnection> {
  public:
   /// `connect_timeout_ms` bounds the whole handshake (TCP connect, ApiVersions and, when
   /// `auth` says SASL, the authentication with its retries); `handshake_timeout_ms` each answer
-  /// of the handshake (ApiVersions, AUTHENTICATE).
+  /// of the handshake (ApiVersions, AUTHENTICATE). `metrics` (may be null) counts the answered
+  /// requests and their latency.
   ServerConnection(asio::io_context& io, ServerEndpoint endpoint, int64_t connect_timeout_ms,
-                   int64_t handshake_timeout_ms, std::shared_ptr<const Authentication> auth);
+                   int64_t handshake_timeout_ms, std::shared_ptr<const Authentication> auth,
+                   std::shared_ptr<util::MetricCounters> metrics = nullptr);
   ~ServerConnection();
 
   /// Sends a request frame as api `key` and calls `done` exactly once: with the
@@ -105,6 +108,7 @@ class ServerConnection : public std::enable_shared_from_this<ServerConnection> {
     ResponseCallback done;
     std::unique_ptr<asio::steady_timer> timer;
     protocol::ApiKey key;
+    std::chrono::steady_clock::time_point sent;  // for the request latency metric
   };
   struct Queued {
     protocol::ApiKey key;
@@ -163,6 +167,7 @@ class ServerConnection : public std::enable_shared_from_this<ServerConnection> {
   std::vector<OutgoingFrame> in_write_;  // frames owned by the async_write in progress
   bool writing_ = false;
   uint8_t length_buf_[4];
+  const std::shared_ptr<util::MetricCounters> metrics_;
   Incoming incoming_;
   int receive_low_watermark_ = 1;  // the socket's SO_RCVLOWAT (bytes)
 };

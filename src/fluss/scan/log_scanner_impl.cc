@@ -2,6 +2,7 @@
 
 #include <arrow/record_batch.h>
 #include <arrow/table.h>
+#include <arrow/util/byte_size.h>
 
 #include <algorithm>
 #include <set>
@@ -9,6 +10,7 @@
 
 #include "fluss/protocol/fetch_log.h"
 #include "fluss/scan/list_offsets.h"
+#include "fluss/util/log.h"
 
 namespace fluss::scan {
 
@@ -228,13 +230,20 @@ std::vector<ScanBatch> LogScannerImpl::SplitAt(std::vector<ScanBatch>* batches, 
   return rest;
 }
 
-void LogScannerImpl::ReadBatchesAsync(Callback<std::vector<ScanBatch>> done) {
+void LogScannerImpl::ReadBatchesAsync(Callback<std::vector<ScanBatch>> done) { RunRead(true, 0, std::move(done)); }
+
+void LogScannerImpl::ReadPartAsync(bool start, int64_t max_bytes, Callback<std::vector<ScanBatch>> done) {
+  if (max_bytes <= 0) return done(Status::InvalidArgument("ReadPartAsync: max_bytes must be > 0"));
+  RunRead(start, max_bytes, std::move(done));
+}
+
+void LogScannerImpl::RunRead(bool start, int64_t max_bytes, Callback<std::vector<ScanBatch>> done) {
   auto self = shared_from_this();
-  RunExclusive([self, done = std::move(done)]() mutable {
+  RunExclusive([self, start, max_bytes, done = std::move(done)]() mutable {
     self->cluster_->Spawn<std::vector<ScanBatch>>(
-        [](std::shared_ptr<LogScannerImpl> s) -> asio::awaitable<Result<std::vector<ScanBatch>>> {
-          co_return co_await s->ReadToEnd();
-        }(self),
+        [](std::shared_ptr<LogScannerImpl> s, bool start, int64_t max_bytes) -> asio::awaitable<Result<std::vector<ScanBatch>>> {
+          co_return co_await s->ReadToEnd(start, max_bytes);
+        }(self, start, max_bytes),
         [self, done = std::move(done)](Result<std::vector<ScanBatch>> r) {
           done(std::move(r));  // before End: `done` may Requeue ahead of the next read
           self->End();
@@ -321,7 +330,11 @@ asio::awaitable<Result<std::vector<ScanBatch>>> LogScannerImpl::Poll(int64_t tim
         // Retriable (a leader moving, a server starting): polls keep trying, as the Java
         // scanner does, and report it only when it lasts two request timeouts.
         const auto now2 = Clock::now();
-        if (!failing_since_) failing_since_ = now2;
+        util::MetricCounters::Add(cluster_->metrics().fetch_retries, 1);
+        if (!failing_since_) {
+          failing_since_ = now2;
+          FLUSS_LOG(kInfo, "table " + table_.table_path.ToString() + ": fetching again after: " + error.message());
+        }
         if (now2 - *failing_since_ > std::chrono::milliseconds(cluster_->options().request_timeout_ms) * 2) {
           failing_since_.reset();
           co_return error;
@@ -411,7 +424,11 @@ void LogScannerImpl::Rewind(const std::map<TableBucket, int64_t>& offsets, const
   }
 }
 
-asio::awaitable<Result<std::vector<ScanBatch>>> LogScannerImpl::ReadToEnd() {
+asio::awaitable<Result<std::vector<ScanBatch>>> LogScannerImpl::ReadToEnd(bool start, int64_t max_bytes) {
+  if (!start && !part_end_)
+    co_return Status::InvalidArgument("table " + table_.table_path.ToString() +
+                                      ": no read in parts is running (start one first)");
+  if (start) part_end_.reset();
   // A fetch a timed-out poll left in flight ends first: its batches precede the positions.
   if (inflight_) {
     while (!co_await WaitFetch(Clock::time_point::max())) {
@@ -430,23 +447,37 @@ asio::awaitable<Result<std::vector<ScanBatch>>> LogScannerImpl::ReadToEnd() {
     subs = subs_;
     buffered = TakeBufferedLocked();
   }
-  if (subs.empty()) co_return out;
-  std::vector<TableBucket> buckets;
-  for (auto& [b, s] : subs) buckets.push_back(b);
-  // The high watermarks now, from the current leaders, are where this read stops.
-  auto listed = co_await ListBucketOffsets(cluster_, table_, buckets, 1, std::nullopt);
-  if (!listed.ok()) {
-    Requeue(std::move(buffered));
-    co_return listed.status();
+  if (subs.empty()) {
+    part_end_.reset();
+    co_return out;
   }
-  DropPartitions(listed->missing_partitions);
-  const std::map<TableBucket, int64_t> end = std::move(listed->offsets);
-  // Batches a poll fetched but did not return come first (they precede the positions); the
-  // rest of them stays buffered for the next poll.
+  std::map<TableBucket, int64_t> end;
+  if (start) {
+    std::vector<TableBucket> buckets;
+    for (auto& [b, s] : subs) buckets.push_back(b);
+    // The high watermarks now, from the current leaders, are where this read stops.
+    auto listed = co_await ListBucketOffsets(cluster_, table_, buckets, 1, std::nullopt);
+    if (!listed.ok()) {
+      Requeue(std::move(buffered));
+      co_return listed.status();
+    }
+    DropPartitions(listed->missing_partitions);
+    end = std::move(listed->offsets);
+    if (max_bytes > 0) part_end_ = end;
+  } else {
+    end = *part_end_;  // the stops the read in parts began with
+  }
+  // Batches a poll (or the previous part) fetched but did not return come first (they precede
+  // the positions); the rest of them stays buffered for the next poll.
   std::vector<ScanBatch> later;
   for (auto& b : buffered) {
     auto stop_it = end.find(KeyOf(b));
-    if (stop_it == end.end()) continue;  // its partition was dropped
+    if (stop_it == end.end()) {
+      // Its partition was dropped before this read began; or, in a later part, the bucket was
+      // subscribed after the read began: not part of the read, kept for the next poll.
+      if (!start) later.push_back(std::move(b));
+      continue;
+    }
     const int64_t stop = stop_it->second;
     if (b.base_offset >= stop) {
       later.push_back(std::move(b));
@@ -463,6 +494,7 @@ asio::awaitable<Result<std::vector<ScanBatch>>> LogScannerImpl::ReadToEnd() {
     Requeue(std::move(out));
     return error;
   };
+  int64_t out_bytes = 0;  // Arrow buffer bytes of `out` read by the rounds below
   // Fetches are pipelined: the next round is on the wire while this one is decoded.
   auto active_positions = [&]() {
     Positions active;
@@ -502,7 +534,12 @@ asio::awaitable<Result<std::vector<ScanBatch>>> LogScannerImpl::ReadToEnd() {
     if (cluster_->closed()) co_return fail(Status::Closed("the connection is closed"));
     const auto first = FirstOffsets(*raw);
     std::vector<RawBatch> round = std::move(*raw);
-    if (!active.empty()) {
+    // A read in parts that this round fills does not fetch ahead: the part ends with it (the
+    // fetched bytes stand in for the decoded ones, which ZSTD makes larger).
+    int64_t round_bytes = 0;
+    for (const auto& r : round) round_bytes += r.slice ? r.slice->size() : 0;
+    const bool part_full = max_bytes > 0 && out_bytes + round_bytes >= max_bytes;
+    if (!active.empty() && !part_full) {
       next_positions = active;
       next = net::StartDeferred<std::vector<RawBatch>>(cluster_->io(), FetchRound(active, end, 0));
     }
@@ -517,9 +554,32 @@ asio::awaitable<Result<std::vector<ScanBatch>>> LogScannerImpl::ReadToEnd() {
       Rewind(first, fetched);
       co_return fail(batches.status());
     }
-    for (auto& b : *batches) out.push_back(std::move(b));
+    for (auto& b : *batches) {
+      out_bytes += arrow::util::TotalBufferSize(*b.batch);
+      out.push_back(std::move(b));
+    }
+    if (max_bytes > 0 && out_bytes >= max_bytes) {
+      if (next) co_await KeepRound(std::move(*next), std::move(next_positions));
+      co_return out;  // part_end_ stays: the next part goes on from here
+    }
   }
+  // Every bucket reached its stop, or this part is full (a read in parts ends with the first
+  // empty part).
+  if (out.empty()) part_end_.reset();
   co_return out;
+}
+
+asio::awaitable<void> LogScannerImpl::KeepRound(net::Deferred<std::vector<RawBatch>> round, Positions fetched) {
+  auto raw = co_await net::Join(std::move(round));
+  // A failed round moved no position: the next part or poll fetches it again.
+  if (!raw.ok()) co_return;
+  const auto first = FirstOffsets(*raw);
+  auto batches = co_await decoder_->DecodeFetched(std::move(*raw));
+  if (!batches.ok()) {
+    Rewind(first, fetched);  // fetched again, and refused again, by the next part or poll
+    co_return;
+  }
+  Requeue(std::move(*batches));
 }
 
 asio::awaitable<Status> LogScannerImpl::RefreshPartitionLeaders(Positions* positions) {
@@ -658,6 +718,13 @@ asio::awaitable<Result<LeaderFetch>> LogScannerImpl::FetchFromLeader(
   auto fetched = TakeLeaderFetch(*resp, positions, stop, path.ToString());
   if (!fetched.ok()) co_return fetched.status().WithContext("from tablet server " + std::to_string(leader));
   if (fetched->invalidate_table) cluster_->metadata().InvalidateTable(path);
+  int64_t records = 0, bytes = 0;
+  for (const auto& b : fetched->batches) {
+    records += b.to - b.from;
+    bytes += b.slice ? b.slice->size() : 0;
+  }
+  util::MetricCounters::Add(cluster_->metrics().records_fetched, records);
+  util::MetricCounters::Add(cluster_->metrics().bytes_fetched, bytes);
   co_return fetched;
 }
 

@@ -51,6 +51,7 @@ class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<Lo
   void Wakeup() override { wakeup_ = true; }
   void ToArrowAsync(Callback<std::shared_ptr<arrow::Table>> done) override;
   void ReadBatchesAsync(Callback<std::vector<ScanBatch>> done) override;
+  void ReadPartAsync(bool start, int64_t max_bytes, Callback<std::vector<ScanBatch>> done) override;
   const std::shared_ptr<arrow::Schema>& schema() const override { return decoder_->schema(); }
 
  private:
@@ -111,7 +112,15 @@ class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<Lo
   /// subscription `fetched` names, so batches fetched but not delivered are fetched again.
   /// Takes `mu_`.
   void Rewind(const std::map<TableBucket, int64_t>& offsets, const Positions& fetched);
-  asio::awaitable<Result<std::vector<ScanBatch>>> ReadToEnd();
+  /// The bounded read (I/O thread, one operation at a time): `max_bytes` 0 reads to the end
+  /// at once; > 0 returns after about that many bytes, the stop offsets kept in `part_end_`
+  /// for the next part (`start` fixes new ones).
+  asio::awaitable<Result<std::vector<ScanBatch>>> ReadToEnd(bool start, int64_t max_bytes);
+  /// Joins a fetch round a read in parts started but does not return, and puts its decoded
+  /// batches in the buffer for the next part or poll (I/O thread).
+  asio::awaitable<void> KeepRound(net::Deferred<std::vector<RawBatch>> round, Positions fetched);
+  /// Runs ReadToEnd as the scanner's one operation, then `done`.
+  void RunRead(bool start, int64_t max_bytes, Callback<std::vector<ScanBatch>> done);
   /// Resolves kEarliestOffset / kLatestOffset subscriptions with ListOffsets (per partition
   /// bucket), dropping partitions the coordinator no longer knows.
   asio::awaitable<Status> ResolvePositions();
@@ -144,6 +153,8 @@ class LogScannerImpl : public LogScanner, public std::enable_shared_from_this<Lo
   std::atomic<bool> wakeup_{false};
   std::shared_ptr<FetchInFlight> inflight_;  // I/O thread
   std::optional<Clock::time_point> failing_since_;  // I/O thread: polls failing retriably since
+  // I/O thread: the stop offsets of a read in parts (ReadPartAsync) not finished yet.
+  std::optional<std::map<TableBucket, int64_t>> part_end_;
 };
 
 }  // namespace fluss::scan

@@ -1,5 +1,7 @@
 #include "fluss/write/idempotence.h"
 
+#include "fluss/util/log.h"
+
 namespace fluss::write {
 
 void IdempotenceManager::Stamp(WriteBatch& batch) {
@@ -25,7 +27,10 @@ void IdempotenceManager::OnAcked(const WriteBatch& batch) {
 }
 
 void IdempotenceManager::OnGivenUp(const WriteBatch& batch) {
-  if (IsCurrent(batch)) Reset();
+  if (!IsCurrent(batch)) return;
+  FLUSS_LOG(kWarning, "idempotent writer " + std::to_string(writer_id_) + " reset after a failed batch of " +
+                          batch.bucket().ToString() + ": the next batches go out under a new writer id");
+  Reset();
 }
 
 void IdempotenceManager::Reset() {

@@ -24,6 +24,10 @@ class MemoryLimiter {
   void Reserve(int64_t bytes);
   /// Gives `bytes` back and wakes waiters.
   void Release(int64_t bytes);
+  /// Bytes accounted now (any thread).
+  int64_t used() const { return used_.load(std::memory_order_relaxed); }
+  /// client.writer.buffer.memory-size, bytes.
+  int64_t limit() const { return limit_; }
   /// True while the buffered bytes are at or above the limit (false once aborted).
   bool Full() const;
   /// Blocks until the buffer is below its limit or aborted; kTimeout after the wait timeout,

@@ -10,6 +10,7 @@
 #include "fluss/protocol/produce_log.h"
 #include "fluss/protocol/put_kv.h"
 #include "fluss/row/partition_name.h"
+#include "fluss/util/log.h"
 
 namespace fluss::write {
 
@@ -154,6 +155,7 @@ void Sender::Drain() {
       BatchPtr b = std::move(q.front());
       q.pop_front();
       ++bs.in_flight;
+      util::MetricCounters::Add(cluster_->metrics().batches_in_flight, 1);
       RequestKey key{*leader, bucket.table_id, b->kind(), b->table()->target_columns};
       requests[key].push_back(std::move(b));
     }
@@ -421,6 +423,7 @@ void Sender::Send(const RequestKey& key, std::vector<BatchPtr> batches) {
     Status st = b->Encode();
     if (!st.ok()) {
       --idempotence_.bucket(b->bucket()).in_flight;
+      util::MetricCounters::Add(cluster_->metrics().batches_in_flight, -1);
       Status failed = st.WithContext("table " + b->table()->path.ToString());
       Complete(std::move(b), failed);
       dropped = true;
@@ -429,6 +432,7 @@ void Sender::Send(const RequestKey& key, std::vector<BatchPtr> batches) {
     if (idempotence_.InDoubtUnderOldWriterId(*b)) {
       auto& bs = idempotence_.bucket(b->bucket());
       --bs.in_flight;
+      util::MetricCounters::Add(cluster_->metrics().batches_in_flight, -1);
       // It was the bucket's batch being retried: the bucket sends freely again (the batches
       // behind it get new sequences of the new writer id, in order).
       if (bs.in_flight == 0) bs.retrying = false;
@@ -494,6 +498,7 @@ void Sender::HandleResponse(std::vector<BatchPtr> batches, Result<std::map<Table
   for (auto& b : batches) {
     auto& bs = idempotence_.bucket(b->bucket());
     --bs.in_flight;
+    util::MetricCounters::Add(cluster_->metrics().batches_in_flight, -1);
     if (!resp.ok()) {
       RetryOrFail(std::move(b), resp.status(), &backoff);
       continue;
@@ -529,6 +534,10 @@ void Sender::HandleResponse(std::vector<BatchPtr> batches, Result<std::map<Table
       continue;
     }
     idempotence_.OnAcked(*b);
+    auto& metrics = cluster_->metrics();
+    util::MetricCounters::Add(metrics.batches_sent, 1);
+    util::MetricCounters::Add(metrics.records_sent, b->rows);
+    util::MetricCounters::Add(metrics.bytes_sent, b->encoded() ? b->encoded()->size() : b->size_in_bytes());
     Complete(std::move(b), Status::OK());
   }
   if (backoff) DrainLater();
@@ -583,6 +592,9 @@ void Sender::RetryOrFail(BatchPtr b, const Status& st, bool* need_backoff) {
       if (b->bucket().partition_id) cluster_->metadata().InvalidatePartition(b->bucket().table_id, b->partition_name());
       else cluster_->metadata().InvalidateTable(b->table()->path);
     }
+    util::MetricCounters::Add(cluster_->metrics().write_retries, 1);
+    FLUSS_LOG(kInfo, "retrying a batch of " + Where(*b) + " (attempt " + std::to_string(b->attempts + 1) +
+                         "): " + st.message());
     idempotence_.bucket(b->bucket()).retrying = true;
     Requeue(std::move(b));
     *need_backoff = true;

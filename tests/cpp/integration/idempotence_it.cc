@@ -209,6 +209,19 @@ TEST_F(IdempotenceIT, WithoutIdempotenceBatchesCarryNoWriterId) {
   Value v = Value::Int(7);
   ASSERT_TRUE((*writer)->Append(&v, 1).ok());
   ASSERT_TRUE(AwaitStatus([&](auto cb) { (*writer)->FlushAsync(cb); }).ok());
+  // The connection's metrics count that one write exactly.
+  const ClientMetrics m = (*conn)->Metrics();
+  EXPECT_EQ(m.records_sent, 1);
+  EXPECT_EQ(m.batches_sent, 1);
+  EXPECT_GT(m.bytes_sent, 0);
+  EXPECT_EQ(m.write_retries, 0);
+  EXPECT_EQ(m.batches_in_flight, 0);
+  EXPECT_EQ(m.buffer_used_bytes, 0);
+  EXPECT_EQ(m.records_fetched, 0);
+  EXPECT_GT(m.requests, 0);
+  EXPECT_GT(m.request_latency_avg_us, 0);
+  EXPECT_LE(m.request_latency_avg_us, m.request_latency_max_us);
+  EXPECT_EQ(m.buffer_limit_bytes, (*conn)->options().writer_buffer_memory_size);
   EXPECT_TRUE((*conn)->Close().ok());
   auto headers = Headers();
   ASSERT_EQ(headers.size(), 1u);
