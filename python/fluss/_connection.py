@@ -63,12 +63,12 @@ class FlussConnection:
 
     async def get_admin(self) -> FlussAdmin:
         """The admin client (shares this connection)."""
-        self._check_open()
+        self._check_open("get_admin")
         return FlussAdmin(self._n.get_admin())
 
     async def get_table(self, table_path: TablePath) -> FlussTable:
         """A table handle. Raises FlussError 7 TABLE_NOT_EXIST."""
-        self._check_open()
+        self._check_open("get_table")
         p = _check_path(table_path)
         return FlussTable(await self._n.get_table(p.database_name, p.table_name), self)
 
@@ -127,9 +127,10 @@ class FlussConnection:
         state = "closed" if self._closed else "open"
         return f"<fluss.FlussConnection to {self._bootstrap} ({state})>"
 
-    def _check_open(self) -> None:
+    def _check_open(self, method: str = "") -> None:
+        """FlussError (-2), naming ``method``, once the connection is closed."""
         if self._closed:
-            raise FlussError("the connection is closed")
+            raise FlussError(f"{method}: the connection is closed" if method else "the connection is closed")
 
     def __enter__(self) -> "FlussConnection":
         return self

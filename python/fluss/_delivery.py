@@ -2,8 +2,7 @@
 
 In the spirit of confluent-kafka's ``on_delivery``, but per batch rather than per row: rows of
 one batch share one outcome (one ``WriteResultHandle``), so the callback says how many rows
-that outcome covers (an upsert writer reports the upserts and the deletes of one batch in two
-calls: each kind of call has its own handle). It runs on the event loop the writer was made on, in the order the
+that outcome covers. It runs on the event loop the writer was made on, in the order the
 outcomes arrive; an exception it raises is logged on the ``fluss`` logger and goes no further.
 """
 
@@ -56,7 +55,9 @@ class Delivery:
 
     def row(self, handle) -> None:
         """One row was written and returned ``handle``."""
-        if handle is not self._handle:
+        # Append writers hand out one handle object per batch; upserts and deletes a new one
+        # per row, for the same outcome.
+        if handle is not self._handle and (self._handle is None or not handle._same_outcome(self._handle)):
             self._handle = handle
             self._count = [0]
             self._watch(handle, self._count)

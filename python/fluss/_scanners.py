@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import operator
+import threading
 from collections.abc import Mapping
 from typing import Dict, List, Optional, Tuple
 
@@ -65,6 +66,18 @@ def _offset_arg(method: str, value) -> int:
     return v
 
 
+class _ReaderState:
+    """A to_arrow_batch_reader's progress: the part it holds and how far it handed it out."""
+
+    __slots__ = ("lock", "polled", "next", "detached")
+
+    def __init__(self):
+        self.lock = threading.Lock()  # the reader may be read on another thread (DuckDB's)
+        self.polled = None
+        self.next = 0
+        self.detached = False  # ended: another read or poll started, or closed
+
+
 class LogScanner:
     """Reads the buckets of a log table, or the changelog of a primary-key table.
 
@@ -94,6 +107,7 @@ class LogScanner:
         self._max_records = native.max_poll_records if record_mode else 0
         self._fallback_columns = None  # record mode: columns whose values pyarrow converts
         self._quick_polls = 0  # polls answered from fetched batches (see _poll_async)
+        self._reader: Optional[_ReaderState] = None  # the to_arrow_batch_reader being read
 
     # ---- subscriptions
 
@@ -285,6 +299,8 @@ class LogScanner:
         """Refuses ``method`` on a closed scanner or connection, on a scanner of the other mode,
         and (``polls``) with nothing subscribed: FlussError (-2)."""
         self._check_open(method)
+        # Another read or poll starts: the batch reader's fetched, unread batches go back first.
+        self._reclaim_reader()
         if self._records_mode != record_mode:
             other = "create_log_scanner()" if record_mode else "create_batch_scanner()"
             raise FlussError(f"{method}() needs a scanner made by {other}")
@@ -315,6 +331,7 @@ class LogScanner:
                 self._n.unsubscribe(bucket_id)
             else:
                 self._n.unsubscribe_partition(partition_id, bucket_id)
+        self._reclaim_reader()
         self._subscribed.clear()
         self._pending = []
 
@@ -398,8 +415,10 @@ class LogScanner:
         from its current leader) is fixed by the first batch read, and memory holds about
         ``max_bytes`` (bytes of Arrow buffers, default 16 MiB) plus one fetch round
         (``client.scanner.log.fetch.max-bytes``) at a time, however large the read.
-        Positions advance as batches are read; a reader left unfinished leaves the rest for
-        later polls or reads. Each fetch blocks with the GIL released. Batch scanner only.
+        Positions advance as batches are read. A reader ends when it is closed or collected,
+        or when another read or poll of the scanner starts: what it fetched and did not hand
+        out goes back to the scanner, so the next read or poll returns it (nothing is lost).
+        Each fetch blocks with the GIL released. Batch scanner only.
 
         Raises:
             FlussError: (-2) for a record scanner, a closed scanner or connection, or
@@ -407,28 +426,63 @@ class LogScanner:
         """
         self._require(False, "to_arrow_batch_reader", polls=False)
         budget = _int_arg("to_arrow_batch_reader", "max_bytes", max_bytes, 1)
+        state = self._reader = _ReaderState()
 
         def parts():
             start = True
-            while True:
-                self._check_open("to_arrow_batch_reader")
-                polled = self._n.read_part_blocking(start, budget)
-                start = False
-                self._log_dropped_partitions()
-                if len(polled) == 0:
-                    return
-                items = polled.items()
-                del polled  # only the batches not yet read stay alive while the next part is read
-                while items:
-                    yield pa.record_batch(_BatchCapsules(items.pop(0)[5]))
+            try:
+                while True:
+                    self._check_open("to_arrow_batch_reader")
+                    if state.detached:
+                        return
+                    polled = self._n.read_part_blocking(start, budget)
+                    start = False
+                    self._log_dropped_partitions()
+                    with state.lock:
+                        if state.detached:  # reclaimed while this part was read
+                            self._n.requeue_from(polled, 0)
+                            return
+                        state.polled, state.next = polled, 0
+                    if len(polled) == 0:
+                        return
+                    del polled
+                    while True:
+                        with state.lock:
+                            p = state.polled
+                            if state.detached or p is None or state.next >= len(p):
+                                break
+                            i = state.next
+                            state.next += 1
+                        yield pa.record_batch(_BatchCapsules(p.capsules(i)))
+                    with state.lock:
+                        state.polled = None
+            finally:
+                self._reclaim_reader(state)  # closed or collected: the unread batches go back
 
         return pa.RecordBatchReader.from_batches(self._schema, parts())
 
+    def _reclaim_reader(self, state: Optional["_ReaderState"] = None) -> None:
+        """Ends the batch reader ``state`` (default: the current one): the batches it fetched
+        and did not hand out go back to the scanner, first in line for the next read or poll."""
+        state = state or self._reader
+        if state is None:
+            return
+        if self._reader is state:
+            self._reader = None
+        with state.lock:
+            if state.detached:
+                return
+            state.detached = True
+            if state.polled is not None and not self._closed:
+                self._n.requeue_from(state.polled, state.next)
+            state.polled = None
+
     def __arrow_c_stream__(self, requested_schema=None):
         """The Arrow PyCapsule stream interface: the scanner's bounded read (as
-        ``to_arrow_batch_reader()``), so ``polars.from_arrow(scanner)``,
+        ``to_arrow_batch_reader()``) from its current positions, so ``polars.DataFrame(scanner)``,
         ``duckdb.sql("select ... from scanner")`` and ``pa.table(scanner)`` read it batch by
-        batch. Batch scanner only."""
+        batch (``polars.from_arrow`` takes ``scanner.to_arrow_batch_reader()``). Each read
+        consumes: a second one returns only what was written since. Batch scanner only."""
         return self.to_arrow_batch_reader().__arrow_c_stream__(requested_schema)
 
     def to_pandas(self):

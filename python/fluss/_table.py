@@ -69,6 +69,7 @@ class TableScan:
                 record, which Arrow batches do not: read it with ``create_log_scanner()``, its
                 rows with ``new_lookup()`` or a limit scan), and for a scan with a limit.
         """
+        self._table._conn._check_open("create_batch_scanner")
         self._reject_limit("create_batch_scanner")
         info = self._table.get_table_info()
         if info.has_primary_key():
@@ -94,6 +95,7 @@ class TableScan:
         Raises:
             FlussError: for a scan with a limit (use ``create_bucket_batch_scanner``).
         """
+        self._table._conn._check_open("create_log_scanner")
         self._reject_limit("create_log_scanner")
         native = self._table._n.new_scanner(self._projection or [])
         return LogScanner(native, self._table.get_table_info(), record_mode=True, conn=self._table._conn)
@@ -124,6 +126,7 @@ class TableAppend:
         """The table's append writer, as ``await table.new_append_writer(on_delivery)`` (not
         awaited, as in pyfluss). Raises FlussError as that method does."""
         t = self._table
+        t._conn._check_open("create_writer")
         return AppendWriter(t._n.new_append_writer(), t._info, t._conn, Delivery.make(on_delivery, "create_writer"))
 
 
@@ -158,6 +161,7 @@ class FlussTable:
         Raises:
             FlussError: for a primary-key table, or an ``on_delivery`` that is not callable.
         """
+        self._conn._check_open("new_append_writer")
         delivery = Delivery.make(on_delivery, "new_append_writer")
         return AppendWriter(self._n.new_append_writer(), self._info, self._conn, delivery)
 
@@ -185,6 +189,7 @@ class FlussTable:
                 column, a missing primary-key column, or (a rule of Fluss) a NOT NULL non-key
                 column left out of a partial update.
         """
+        self._conn._check_open("new_upsert")
         _require_primary_key(self, "new_upsert")
         targets = _target_columns(self, "new_upsert", columns, column_indices)
         return UpsertWriter(self, targets, Delivery.make(on_delivery, "new_upsert"))

@@ -19,15 +19,21 @@ def _lossless(got: pa.DataType, want: pa.DataType) -> bool:
     """Whether every value of Arrow type ``got`` fits ``want`` unchanged (a cast may still check
     the values, e.g. timestamp units)."""
     t = pa.types
+    if t.is_null(got):
+        return True  # all null: fits any nullable column (a NOT NULL one is refused by its nulls)
+    if t.is_dictionary(got):
+        return _lossless(got.value_type, want) or got.value_type.equals(want)  # decoded by the cast
     # large and view layouts (polars and DuckDB export string_view) hold the same values
     if (t.is_large_string(got) or t.is_string_view(got)) and t.is_string(want):
         return True
     if (t.is_large_binary(got) or t.is_binary_view(got)) and t.is_binary(want):
         return True
-    if t.is_signed_integer(got) and t.is_signed_integer(want):
-        return got.bit_width <= want.bit_width
+    if t.is_integer(got) and t.is_integer(want):
+        return True  # the safe cast checks every value fits (polars and pandas default to int64)
     if t.is_float32(got) and t.is_float64(want):
         return True
+    if t.is_float64(got) and t.is_float32(want):
+        return True  # every value checked to be exact in float32 (_exact_float32)
     if t.is_timestamp(got) and t.is_timestamp(want):
         return bool(got.tz) == bool(want.tz)  # units may differ: the safe cast checks values
     if t.is_time(got) and t.is_time(want):
@@ -53,7 +59,22 @@ def _nested_castable(got: pa.DataType, want: pa.DataType) -> bool:
     if t.is_struct(want):
         return (t.is_struct(got) and [f.name for f in got] == [f.name for f in want]
                 and all(_nested_castable(g.type, w.type) for g, w in zip(got, want)))
+    if t.is_float64(got) and t.is_float32(want):
+        return False  # exactness is checked for top-level columns only
     return got.equals(want) or _lossless(got, want) or (t.is_integer(got) and t.is_integer(want))
+
+
+def _exact_float32(col, cast, method: str, name: str) -> None:
+    """FlussError naming the column and the first value of float64 ``col`` that its float32
+    ``cast`` does not hold exactly (NaN and infinities are exact)."""
+    import pyarrow.compute as pc
+    back = cast.cast(pa.float64())
+    same = pc.or_kleene(pc.equal(back, col), pc.and_(pc.is_nan(col), pc.is_nan(back)))
+    if pc.all(pc.fill_null(same, True), min_count=0).as_py():
+        return
+    first = pc.index(pc.fill_null(same, True), False).as_py()
+    raise FlussError(f"{method}: column '{name}': value {col[first].as_py()!r} (row {first}) is not exact "
+                     f"as the table's float (float32)")
 
 
 def _is_nested(t: pa.DataType) -> bool:
@@ -265,8 +286,10 @@ class AppendWriter(_WriterBase):
 
     def _conform(self, batch: pa.RecordBatch, method: str = "write_arrow_batch") -> pa.RecordBatch:
         """Checks a batch against the table (names, types, nulls in NOT NULL columns) and casts
-        columns whose Arrow type only widens the table's (large_string -> string, int32 ->
-        int64, float32 -> float64, timestamp units when no value changes), and nested columns
+        columns whose values the table's type holds: other string and binary layouts (large,
+        view, dictionary), integers of any width when every value fits, float32 -> float64,
+        float64 -> float32 when every value is exact, all-null columns, timestamp units when no
+        value changes, and nested columns
         of the table's shape whose values all fit (checked by a safe cast); anything else
         raises FlussError naming the column. Child names and nullability inside nested types
         are the core's to check (nulls where the table's type is NOT NULL are refused there,
@@ -286,10 +309,13 @@ class AppendWriter(_WriterBase):
                     raise FlussError(f"{method}: column '{got.name}' has type {got.type}, which the table's "
                                      f"type {want.type} cannot hold without loss")
                 try:
-                    col = col.cast(target, safe=True)
+                    cast = col.cast(target, safe=True)
                 except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as e:
                     raise FlussError(f"{method}: column '{got.name}' of type {got.type} cannot be "
                                      f"converted to the table's type {want.type} without loss: {e}") from None
+                if pa.types.is_float64(got.type) and pa.types.is_float32(target):
+                    _exact_float32(col, cast, method, got.name)
+                col = cast
             if not want.nullable and col.null_count > 0:
                 raise FlussError(f"{method}: column '{got.name}' is NOT NULL but has {col.null_count} nulls")
             arrays.append(col)
@@ -366,15 +392,29 @@ class AppendWriter(_WriterBase):
         except (pa.ArrowException, TypeError, ValueError) as e:
             raise FlussError(f"{_method}: cannot read the Arrow stream of {type(data).__name__}: {e}") from None
         # Names and types first, from the schema alone.
-        self._conform(pa.RecordBatch.from_pylist([], schema=reader.schema), _method)
+        try:
+            empty = pa.RecordBatch.from_arrays([pa.array([], type=f.type) for f in reader.schema], schema=reader.schema)
+        except (pa.ArrowException, TypeError, ValueError) as e:
+            raise FlussError(f"{_method}: the stream's schema cannot be used: {e}") from None
+        self._conform(empty, _method)
         queued = 0
-        for i, batch in enumerate(reader):
+        batches = iter(reader)
+        i = 0
+        while True:
+            try:
+                batch = next(batches)
+            except StopIteration:
+                return
+            except Exception as e:  # the producer failed mid-stream
+                raise FlussError(f"{_method}: reading batch {i} of the stream failed (the {queued} rows of the "
+                                 f"batches before it are queued): {e}") from None
             try:
                 self._write_table(pa.Table.from_batches([batch]), _method)
             except FlussError as e:
                 raise FlussError(f"{e.message} (batch {i} of the stream; the {queued} rows of the batches before it "
                                  f"are queued)", e.error_code, e.is_retriable()) from None
             queued += batch.num_rows
+            i += 1
 
     def _write_table(self, table, _method: str) -> None:
         """write_arrow of a table or one record batch, errors named after the public method

@@ -8,6 +8,9 @@
 NB_MODULE(_fluss, m) {
   using namespace fluss::py;
   m.doc() = "Native core of the fluss package (C++ libfluss bindings). Use the `fluss` package, not this module.";
+  // Objects a daemon thread or an unclosed event loop still holds at exit are not leaks of
+  // the user's program: no shutdown report of them.
+  nanobind::set_leak_warnings(false);
 
   BindErrors(m);
   BindConfig(m);

@@ -90,6 +90,14 @@ struct PyScanner {
   std::vector<int64_t> TakeDroppedPartitions() { return scanner->TakeDroppedPartitions(); }
   nb::object Schema() const { return ExportSchemaCapsule(*scanner->schema()); }
   void Requeue(PyPolled& polled) { scanner->Requeue(std::move(polled.batches)); }
+  /// Requeue of the batches of `polled` from index `start` on (those a reader did not hand out).
+  void RequeueFrom(PyPolled& polled, size_t start) {
+    if (start >= polled.batches.size()) return;
+    std::vector<ScanBatch> rest(std::make_move_iterator(polled.batches.begin() + static_cast<ptrdiff_t>(start)),
+                                std::make_move_iterator(polled.batches.end()));
+    polled.batches.resize(start);
+    scanner->Requeue(std::move(rest));
+  }
 
   /// Runs a read started by `start(callback)` and blocks (GIL released) until it delivers.
   /// Ctrl-C raises KeyboardInterrupt within 100 ms; the batches the abandoned read still
@@ -222,6 +230,7 @@ void BindScanners(nb::module_& m) {
       .def("take_dropped_partitions", &PyScanner::TakeDroppedPartitions)
       .def("schema_capsule", &PyScanner::Schema)
       .def("requeue", &PyScanner::Requeue, "polled"_a)
+      .def("requeue_from", &PyScanner::RequeueFrom, "polled"_a, "start"_a)
       .def("fallback_columns", &PyScanner::FallbackColumns)
       .def("records", &PyScanner::Records, "polled"_a, "record_type"_a, "bucket_of"_a, "change_types"_a,
            "fallback_of"_a)

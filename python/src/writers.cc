@@ -97,7 +97,10 @@ void BindWriters(nb::module_& m) {
       .def("wait", &PyWriteResult::Wait,
            "Returns an awaitable that resolves to None once the write is acknowledged; raises FlussError "
            "with the server's error code if the write failed. May be awaited any number of times.")
-      .def_prop_ro("done", &PyWriteResult::Done, "True once the outcome of the write is known.");
+      .def_prop_ro("done", &PyWriteResult::Done, "True once the outcome of the write is known.")
+      .def(
+          "_same_outcome", [](const PyWriteResult& a, const PyWriteResult& b) { return a.result.SameOutcomeAs(b.result); },
+          "other"_a, "True when both handles stand for one outcome (writes of one batch).");
 
   nb::class_<PyAppendWriter> cls(m, "_AppendWriter");
   cls.def("write_arrow_batch", &PyAppendWriter::WriteArrowBatch, "batch"_a);

@@ -471,8 +471,14 @@ async def test_on_delivery_reports_each_batch_once(conn, admin, database):
     uw.delete({"id": 1})
     await uw.flush()
     await _until(lambda: sum(r for _, r in upserts) >= 2)
-    # (upserts and deletes of one batch are reported apart: each call kind has its own handle)
-    assert [e for e, _ in upserts] == [None] * len(upserts) and sum(r for _, r in upserts) == 2
+    assert upserts == [(None, 2)]  # one batch: one call
+    more = []
+    uw2 = pk.new_upsert(on_delivery=lambda error, rows: more.append((error, rows)))
+    for i in range(300):
+        uw2.upsert({"id": i, "name": "b", "score": 2.0})
+    await uw2.flush()
+    await _until(lambda: sum(r for _, r in more) >= 300)
+    assert more == [(None, 300)]
     with pytest.raises(fluss.FlussError, match="on_delivery must be a callable"):
         await table.new_append_writer(on_delivery=42)
 
@@ -582,3 +588,84 @@ def test_pandas_is_optional():
         "write_pandas: pandas is not installed (pip install pandas); write_arrow takes Arrow data without it",
         "to_pandas: pandas is not installed (pip install pandas); to_arrow returns the same data as a pyarrow.Table",
     ]
+
+
+# ---- found by a fresh user's trial
+
+
+async def test_an_abandoned_batch_reader_loses_nothing(conn, admin, database):
+    table = await new_table(conn, admin, database, "reader_abandoned", SCHEMA, bucket_count=1)
+    writer = await table.new_append_writer()
+    for s in range(0, 50, 10):
+        writer.write_arrow(pa.table({"id": list(range(s, s + 10)), "name": ["x"] * 10, "score": [1.0] * 10}))
+        await writer.flush()
+    scanner = await table.new_scan().create_batch_scanner()
+    scanner.subscribe(0, fluss.EARLIEST_OFFSET)
+    reader = iter(scanner.to_arrow_batch_reader(max_bytes=1))
+    first = next(reader)
+    # Another read takes over: what the reader fetched and did not hand out comes back first.
+    rest = scanner.to_arrow()
+    assert first.column("id").to_pylist() + rest.column("id").to_pylist() == list(range(50))
+    with pytest.raises(StopIteration):
+        next(reader)  # that reader has ended
+    # A reader closed part-way (here: collected) hands back the same way.
+    writer.write_arrow(pa.table({"id": list(range(50, 70)), "name": ["y"] * 20, "score": [2.0] * 20}))
+    await writer.flush()
+    reader = iter(scanner.to_arrow_batch_reader(max_bytes=1))
+    got = next(reader).column("id").to_pylist()
+    del reader
+    got += scanner.to_arrow().column("id").to_pylist()
+    assert got == list(range(50, 70))
+
+
+async def test_arrow_inputs_the_table_holds_are_taken_value_by_value(conn, admin, database):
+    schema = pa.schema([pa.field("i", pa.int32(), nullable=False), pa.field("f", pa.float32()), ("s", pa.string())])
+    table = await new_table(conn, admin, database, "narrowing", schema, bucket_count=1)
+    writer = await table.new_append_writer()
+    # polars' defaults (int64, float64) into INT and FLOAT columns, when every value fits
+    writer.write_arrow(pl.DataFrame({"i": [1, -2], "f": [0.5, None], "s": [None, None]}))
+    # a dictionary-encoded string column and an all-null column
+    writer.write_arrow(pa.table({"i": pa.array([3], pa.int64()), "f": pa.array([None], pa.null()),
+                                 "s": pa.array(["cat"]).dictionary_encode()}))
+    await writer.flush()
+    assert (await read_all(table, 1)).to_pylist() == [
+        {"i": 1, "f": 0.5, "s": None}, {"i": -2, "f": None, "s": None}, {"i": 3, "f": None, "s": "cat"}]
+    with pytest.raises(fluss.FlussError, match=r"column 'i' of type int64 cannot be converted"):
+        writer.write_arrow(pa.table({"i": [2**40], "f": [1.0], "s": ["x"]}))
+    with pytest.raises(fluss.FlussError, match=r"column 'f': value 0.1 \(row 1\) is not exact"):
+        writer.write_arrow(pa.table({"i": [1, 2], "f": [0.5, 0.1], "s": ["x", "y"]}))
+    with pytest.raises(fluss.FlussError, match="column 'i' is NOT NULL but has 1 nulls"):
+        writer.write_arrow(pa.table({"i": pa.array([None], pa.null()), "f": [1.0], "s": ["x"]}))
+
+    # A stream whose producer fails part-way: a FlussError saying what was queued.
+    def failing():
+        yield pa.record_batch({"i": pa.array([10], pa.int32()), "f": pa.array([1.0], pa.float32()), "s": ["a"]})
+        raise ValueError("the source broke")
+    stream = pa.RecordBatchReader.from_batches(schema, failing())
+    with pytest.raises(fluss.FlussError, match=r"reading batch 1 of the stream failed \(the 1 rows of the batches "
+                                               r"before it are queued\): .*the source broke"):
+        writer.write_arrow(stream)
+    await writer.flush()
+    assert (await read_all(table, 1)).column("i").to_pylist() == [1, -2, 3, 10]
+
+
+async def test_closed_connection_refuses_new_writers_and_scanners(bootstrap_servers, database):
+    conn = await fluss.FlussConnection.connect(fluss.Config({"bootstrap.servers": bootstrap_servers}))
+    admin = await conn.get_admin()
+    table = await new_table(conn, admin, database, "closed_new", SCHEMA, bucket_count=1)
+    await conn.close()
+    for name, call in [("new_append_writer", lambda: table.new_append_writer()),
+                       ("create_batch_scanner", lambda: table.new_scan().create_batch_scanner()),
+                       ("create_log_scanner", lambda: table.new_scan().create_log_scanner()),
+                       ("get_table", lambda: conn.get_table(fluss.TablePath(database, "closed_new"))),
+                       ("get_admin", lambda: conn.get_admin())]:
+        with pytest.raises(fluss.FlussError, match=f"^{name}: the connection is closed$"):
+            await call()
+    with pytest.raises(fluss.FlussError, match="^create_writer: the connection is closed$"):
+        table.new_append().create_writer()
+
+
+def test_a_pyfluss_key_and_its_java_spelling_together_are_refused():
+    with pytest.raises(fluss.FlussError, match="'writer.buffer.memory-size' and 'client.writer.buffer.memory-size' "
+                                               "set the same property"):
+        fluss.Config({"writer.buffer.memory-size": "8mb", "client.writer.buffer.memory-size": "16mb"})

@@ -244,6 +244,11 @@ Result<ClientOptions> ParseClientOptions(const std::map<std::string, std::string
   };
   for (const auto& [key, value] : properties) {
     auto alias = kPyflussKeys.find(key);
+    if (alias != kPyflussKeys.end()) {
+      if (properties.count(alias->second))
+        return Status::InvalidArgument("config '" + key + "' and '" + alias->second +
+                                       "' set the same property: give one of them");
+    }
     auto it = setters.find(alias == kPyflussKeys.end() ? key : alias->second);  // errors name `key`
     if (it == setters.end()) return Status::InvalidArgument("config '" + key + "': unknown property");
     FLUSS_RETURN_NOT_OK(it->second(key, value));

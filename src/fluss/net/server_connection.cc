@@ -435,7 +435,7 @@ void ServerConnection::Fail(const Status& st) {
 
 void ServerConnection::Close() {
   state_ = State::kClosed;
-  Fail(Status::Closed("connection to " + endpoint_.ToString() + " closed"));
+  Fail(Status::Closed("connection to " + endpoint_.ToString() + " closed (the client closed it)"));
 }
 
 }  // namespace fluss::net
