@@ -323,14 +323,12 @@ class LogScanner:
         if self._closed:
             return
         self._closed = True
-        conn_open = self._conn is None or not self._conn._closed
-        for partition_id, bucket_id in list(self._subscribed):
-            if not conn_open:
-                break
-            if partition_id is None:
-                self._n.unsubscribe(bucket_id)
-            else:
-                self._n.unsubscribe_partition(partition_id, bucket_id)
+        if self._conn is None or not self._conn._closed:  # a closed connection has stopped reading
+            for partition_id, bucket_id in self._subscribed:
+                if partition_id is None:
+                    self._n.unsubscribe(bucket_id)
+                else:
+                    self._n.unsubscribe_partition(partition_id, bucket_id)
         self._reclaim_reader()
         self._subscribed.clear()
         self._pending = []

@@ -348,13 +348,10 @@ async def test_batch_reader_memory_stays_bounded_over_10m_rows(bootstrap_servers
 async def _records_matching(caplog, text: str, bound_s: float = 30.0):
     """The "fluss" records whose message contains ``text``, waiting (at most ``bound_s``) for the
     logging thread to hand them over."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + bound_s
-    while True:
-        found = [r for r in caplog.records if r.name == "fluss" and text in r.getMessage()]
-        if found or loop.time() > deadline:
-            return found
-        await asyncio.sleep(0.05)
+    def found():
+        return [r for r in caplog.records if r.name == "fluss" and text in r.getMessage()]
+    await _until(lambda: bool(found()), bound_s)
+    return found()
 
 
 async def test_core_log_lines_reach_the_fluss_logger(bootstrap_servers, caplog):
