@@ -1,0 +1,182 @@
+"""How the CLI spells values (``fluss tail``) and reads them back (``fluss produce``).
+
+Text spelling, the same in every output format: ISO-8601 for dates, times and timestamps
+(TIMESTAMP_LTZ with ``+00:00``), decimals exactly as their digits, BYTES/BINARY in base64,
+FLOAT with the shortest digits that read back as the same float32. JSON lines keep numbers,
+booleans, nulls, arrays and rows as JSON (decimals as strings, NaN and infinities as the strings
+``"NaN"``, ``"Infinity"``, ``"-Infinity"``), maps as objects keyed by the key's text. In CSV and
+the table format a null is an empty cell / ``null`` and a nested value is its JSON text.
+
+``fluss produce`` reads what ``fluss tail --format jsonl|csv`` writes: base64 bytes, ISO dates
+and times; every other type as pyarrow.csv / pyarrow.json convert it.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import datetime
+import decimal
+import json
+import math
+import struct
+from typing import Any, Callable, Dict, List, Optional
+
+import pyarrow as pa
+
+
+def _float32_text(v: float) -> str:
+    """The shortest decimal text that reads back as the float32 ``v`` (``95.5``, ``0.1``)."""
+    if math.isnan(v) or math.isinf(v):
+        return _non_finite(v)
+    want = struct.pack("<f", v)
+    for digits in range(1, 10):
+        text = f"{v:.{digits}g}"
+        if struct.pack("<f", float(text)) == want:
+            return repr(float(text))
+    return repr(v)
+
+
+def _non_finite(v: float) -> str:
+    """``NaN``, ``Infinity`` or ``-Infinity``."""
+    return "NaN" if math.isnan(v) else ("Infinity" if v > 0 else "-Infinity")
+
+
+def to_json(value: Any, dtype: pa.DataType) -> Any:
+    """``value`` (as a record scanner returns it for a column of Arrow type ``dtype``) as a
+    JSON-serialisable object, per the module doc."""
+    if value is None:
+        return None
+    if pa.types.is_floating(dtype):
+        v = float(value)
+        if math.isnan(v) or math.isinf(v):
+            return _non_finite(v)
+        return float(_float32_text(v)) if dtype == pa.float32() else v
+    if isinstance(value, bool) or isinstance(value, int) or isinstance(value, str):
+        return value
+    if isinstance(value, (bytes, bytearray)):
+        return base64.b64encode(bytes(value)).decode("ascii")
+    if isinstance(value, decimal.Decimal):
+        return str(value)
+    if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
+        return value.isoformat()
+    if pa.types.is_list(dtype):
+        return [to_json(v, dtype.value_type) for v in value]
+    if pa.types.is_map(dtype):
+        pairs = value.items() if isinstance(value, dict) else value
+        return {scalar_text(k, dtype.key_type): to_json(v, dtype.item_type) for k, v in pairs}
+    if pa.types.is_struct(dtype):
+        return {dtype.field(i).name: to_json(value.get(dtype.field(i).name), dtype.field(i).type)
+                for i in range(dtype.num_fields)}
+    return str(value)
+
+
+def json_text(value: Any) -> str:
+    """Compact JSON text of a ``to_json`` result (non-ASCII characters kept)."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(", ", ": "))
+
+
+def scalar_text(value: Any, dtype: pa.DataType, null: str = "") -> str:
+    """``value`` of Arrow type ``dtype`` as one cell of text: ``null`` for None, a nested value
+    as its JSON text, FLOAT's shortest float32 digits, every other scalar as ``to_json`` spells
+    it (``true``/``false`` for booleans)."""
+    if value is None:
+        return null
+    if pa.types.is_nested(dtype):
+        return json_text(to_json(value, dtype))
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if pa.types.is_floating(dtype):
+        v = float(value)
+        if math.isnan(v) or math.isinf(v):
+            return _non_finite(v)
+        return _float32_text(v) if dtype == pa.float32() else repr(v)
+    j = to_json(value, dtype)
+    return j if isinstance(j, str) else str(j)
+
+
+# ---------------------------------------------------------------------------- reading back
+
+
+def _needs_python(dtype: pa.DataType, fmt: str) -> bool:
+    """Whether pyarrow's ``fmt`` reader (csv or jsonl) cannot produce ``dtype`` as the CLI
+    spells it, so the column is read as text and converted here: binaries (base64) for both,
+    dates and times for JSON, and any nested type holding one."""
+    if pa.types.is_binary(dtype) or pa.types.is_large_binary(dtype) or pa.types.is_fixed_size_binary(dtype):
+        return True
+    if fmt == "jsonl" and (pa.types.is_date(dtype) or pa.types.is_time(dtype)):
+        return True
+    if pa.types.is_list(dtype):
+        return _needs_python(dtype.value_type, fmt)
+    if pa.types.is_struct(dtype):
+        return any(_needs_python(dtype.field(i).type, fmt) for i in range(dtype.num_fields))
+    return False
+
+
+def read_type(dtype: pa.DataType, fmt: str) -> pa.DataType:
+    """The Arrow type to ask pyarrow's ``fmt`` reader for where the table has ``dtype``: the same
+    type, or a string type at each level that ``convert_column`` turns into ``dtype``."""
+    if not _needs_python(dtype, fmt):
+        return dtype
+    if pa.types.is_list(dtype):
+        f = dtype.value_field
+        return pa.list_(pa.field(f.name, read_type(f.type, fmt), f.nullable))
+    if pa.types.is_struct(dtype):
+        return pa.struct([pa.field(f.name, read_type(f.type, fmt), f.nullable)
+                          for f in (dtype.field(i) for i in range(dtype.num_fields))])
+    return pa.string()
+
+
+def _decoder(dtype: pa.DataType) -> Callable[[Any], Any]:
+    """A function turning a value read as ``read_type(dtype)`` into a Python value of ``dtype``."""
+    if pa.types.is_binary(dtype) or pa.types.is_large_binary(dtype) or pa.types.is_fixed_size_binary(dtype):
+        def b64(v: Any) -> Any:
+            try:
+                return base64.b64decode(v, validate=True)
+            except (binascii.Error, ValueError):
+                raise ValueError(f"{v!r} is not base64 (BYTES and BINARY values are read as base64)") from None
+        return b64
+    if pa.types.is_date(dtype):
+        def date(v: Any) -> Any:
+            try:
+                return datetime.date.fromisoformat(v)
+            except (TypeError, ValueError):
+                raise ValueError(f"{v!r} is not an ISO-8601 date (YYYY-MM-DD)") from None
+        return date
+    if pa.types.is_time(dtype):
+        def time(v: Any) -> Any:
+            try:
+                return datetime.time.fromisoformat(v)
+            except (TypeError, ValueError):
+                raise ValueError(f"{v!r} is not an ISO-8601 time (HH:MM:SS[.fff])") from None
+        return time
+    if pa.types.is_list(dtype):
+        inner = _decoder(dtype.value_type)
+        return lambda v: [None if x is None else inner(x) for x in v]
+    if pa.types.is_struct(dtype):
+        fields = [(dtype.field(i).name, _decoder(dtype.field(i).type)) for i in range(dtype.num_fields)]
+        return lambda v: {n: (None if v.get(n) is None else d(v[n])) for n, d in fields}
+    return lambda v: v
+
+
+def convert_column(column: pa.Array, dtype: pa.DataType, fmt: str) -> pa.Array:
+    """``column`` as read with ``read_type(dtype, fmt)``, converted to ``dtype`` value by value.
+    Raises ValueError naming the first value that does not convert."""
+    if not _needs_python(dtype, fmt):
+        return column
+    decode = _decoder(dtype)
+    values: List[Optional[Any]] = [None if v is None else decode(v) for v in column.to_pylist()]
+    return pa.array(values, type=dtype)
+
+
+def map_columns(schema: pa.Schema) -> Dict[str, pa.DataType]:
+    """The columns of ``schema`` holding a MAP at some level: pyarrow.json cannot read them."""
+    def has_map(t: pa.DataType) -> bool:
+        if pa.types.is_map(t):
+            return True
+        if pa.types.is_list(t):
+            return has_map(t.value_type)
+        if pa.types.is_struct(t):
+            return any(has_map(t.field(i).type) for i in range(t.num_fields))
+        return False
+    return {f.name: f.type for f in schema if has_map(f.type)}
