@@ -138,8 +138,7 @@ def _progress(enabled: Optional[bool], total: int, desc: str) -> Any:
         if enabled:
             raise CliError("--progress: the progress bar needs tqdm (pip install tqdm)", 2) from None
         return None
-    return tqdm(total=total, unit="B", unit_scale=True, desc=desc, file=sys.stderr, leave=False,
-                dynamic_ncols=True)
+    return tqdm(total=total, unit="B", unit_scale=True, desc=desc, file=sys.stderr, dynamic_ncols=True)
 
 
 def _upsert_rows(writer: fluss.UpsertWriter, batch: pa.RecordBatch) -> None:
@@ -206,9 +205,11 @@ async def produce(settings: Settings, path_text: str, file: str, fmt: Optional[s
                     await asyncio.to_thread(writer.write_arrow, batch)
                 rows += batch.num_rows
                 if bar is not None:
-                    bar.set_postfix(rows=rows, refresh=False)
+                    bar.set_postfix_str(f"{rows} rows", refresh=False)
                     bar.update(source.position() - bar.n)
             await writer.flush()
+            if bar is not None:
+                bar.update(source.size - bar.n)
         finally:
             if bar is not None:
                 bar.close()

@@ -1,14 +1,14 @@
 """How the CLI spells values (``fluss tail``) and reads them back (``fluss produce``).
 
 Text spelling, the same in every output format: ISO-8601 for dates, times and timestamps
-(TIMESTAMP_LTZ with ``+00:00``), decimals exactly as their digits, BYTES/BINARY in base64,
+(fraction digits by the column's unit: none, 3 or 6; TIMESTAMP_LTZ with ``+00:00``), decimals exactly as their digits, BYTES/BINARY in base64,
 FLOAT with the shortest digits that read back as the same float32. JSON lines keep numbers,
 booleans, nulls, arrays and rows as JSON (decimals as strings, NaN and infinities as the strings
 ``"NaN"``, ``"Infinity"``, ``"-Infinity"``), maps as objects keyed by the key's text. In CSV and
 the table format a null is an empty cell / ``null`` and a nested value is its JSON text.
 
 ``fluss produce`` reads what ``fluss tail --format jsonl|csv`` writes: base64 bytes, ISO dates
-and times; every other type as pyarrow.csv / pyarrow.json convert it.
+and times (any number of fraction digits); every other type as pyarrow.csv / pyarrow.json convert it.
 """
 
 from __future__ import annotations
@@ -58,7 +58,10 @@ def to_json(value: Any, dtype: pa.DataType) -> Any:
         return base64.b64encode(bytes(value)).decode("ascii")
     if isinstance(value, decimal.Decimal):
         return str(value)
-    if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
+    if isinstance(value, (datetime.datetime, datetime.time)):
+        unit = getattr(dtype, "unit", "us")
+        return value.isoformat(timespec={"s": "seconds", "ms": "milliseconds"}.get(unit, "microseconds"))
+    if isinstance(value, datetime.date):
         return value.isoformat()
     if pa.types.is_list(dtype):
         return [to_json(v, dtype.value_type) for v in value]
@@ -104,7 +107,7 @@ def _needs_python(dtype: pa.DataType, fmt: str) -> bool:
     dates and times for JSON, and any nested type holding one."""
     if pa.types.is_binary(dtype) or pa.types.is_large_binary(dtype) or pa.types.is_fixed_size_binary(dtype):
         return True
-    if fmt == "jsonl" and (pa.types.is_date(dtype) or pa.types.is_time(dtype)):
+    if pa.types.is_time(dtype) or (fmt == "jsonl" and pa.types.is_date(dtype)):
         return True
     if pa.types.is_list(dtype):
         return _needs_python(dtype.value_type, fmt)
@@ -115,15 +118,19 @@ def _needs_python(dtype: pa.DataType, fmt: str) -> bool:
 
 def read_type(dtype: pa.DataType, fmt: str) -> pa.DataType:
     """The Arrow type to ask pyarrow's ``fmt`` reader for where the table has ``dtype``: the same
-    type, or a string type at each level that ``convert_column`` turns into ``dtype``."""
-    if not _needs_python(dtype, fmt):
-        return dtype
+    type, a timestamp of at least microseconds (text with microsecond digits, as ``tail``
+    writes it, does not parse into seconds or milliseconds; the batch is cast back when every
+    value fits), or a string type at each level that ``convert_column`` turns into ``dtype``."""
+    if pa.types.is_timestamp(dtype) and dtype.unit in ("s", "ms"):
+        return pa.timestamp("us", tz=dtype.tz)
     if pa.types.is_list(dtype):
         f = dtype.value_field
         return pa.list_(pa.field(f.name, read_type(f.type, fmt), f.nullable))
     if pa.types.is_struct(dtype):
         return pa.struct([pa.field(f.name, read_type(f.type, fmt), f.nullable)
                           for f in (dtype.field(i) for i in range(dtype.num_fields))])
+    if not _needs_python(dtype, fmt):
+        return dtype
     return pa.string()
 
 
@@ -138,6 +145,8 @@ def _decoder(dtype: pa.DataType) -> Callable[[Any], Any]:
         return b64
     if pa.types.is_date(dtype):
         def date(v: Any) -> Any:
+            if v == "":
+                return None  # an empty CSV cell
             try:
                 return datetime.date.fromisoformat(v)
             except (TypeError, ValueError):
@@ -145,6 +154,8 @@ def _decoder(dtype: pa.DataType) -> Callable[[Any], Any]:
         return date
     if pa.types.is_time(dtype):
         def time(v: Any) -> Any:
+            if v == "":
+                return None  # an empty CSV cell
             try:
                 return datetime.time.fromisoformat(v)
             except (TypeError, ValueError):
