@@ -119,6 +119,28 @@ class Config:
     def writer_batch_size(self, value: int) -> None:
         self._update("writer.batch.size", value)
 
+    @classmethod
+    def known_keys(cls) -> "list[dict[str, Any]]":
+        """Every key a Config accepts, from the core's table of keys (``fluss::ConfigKeys()``
+        in ``include/fluss/config_keys.h``), the same table the parser reads keys with; the
+        user guide's configuration reference is generated from it.
+
+        Returns:
+            A new list with one dict per key, in the reference's order (seed keys first, then
+            writer, scanner, lookup, request and security keys), each with:
+            ``key`` (str, the Java client's spelling), ``seed_key`` and ``pyfluss_key`` (str or
+            None: the seed guide's and pyfluss 1.0's spellings, accepted too; a pyfluss
+            spelling beside the Java one is refused), ``default`` (str or None when unset: a
+            value Config accepts, bytes as plain bytes and durations as plain milliseconds),
+            ``kind`` (``"text"``, ``"bytes"``, ``"milliseconds"``, ``"count"``, ``"bool"``,
+            ``"enum"`` or ``"secret"``), ``min`` and ``max`` (int or None: the accepted range
+            of a bytes or count key; for milliseconds the least value and the cap longer
+            durations are cut to), ``values`` (list of str or None: what an enum or bool key
+            accepts, any case) and ``description`` (str, one sentence naming the Java or
+            Kafka option it follows).
+        """
+        return _fluss._config_keys()
+
     def to_dict(self) -> Dict[str, str]:
         """The properties given (defaults not included), secrets (the SASL password) in clear."""
         return dict(self._props)

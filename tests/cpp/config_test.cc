@@ -5,13 +5,22 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <set>
+#include <string_view>
 #include <string>
 
 #include "fluss/config.h"
+#include "fluss/config_keys.h"
 
 namespace {
 
 using fluss::ClientOptions;
+using fluss::ConfigKeyInfo;
+using fluss::ConfigKeys;
+using fluss::ConfigKind;
+using fluss::ConfigKindName;
+using fluss::FindConfigKey;
+using fluss::kMaxDurationMs;
 using fluss::ParseClientOptions;
 using fluss::StatusCode;
 using Props = std::map<std::string, std::string>;
@@ -145,6 +154,130 @@ TEST(Config, BadValuesAreRejectedNamingTheKey) {
   ExpectRejected({{"bootstrap.servers", "  "}}, "bootstrap.servers");
 }
 
+
+// Every field of ClientOptions compared (config.h lists them).
+bool SameOptions(const ClientOptions& a, const ClientOptions& b) {
+  return a.bootstrap_servers == b.bootstrap_servers && a.request_max_size == b.request_max_size &&
+         a.writer_acks == b.writer_acks && a.writer_retries == b.writer_retries &&
+         a.writer_batch_size == b.writer_batch_size && a.writer_batch_timeout_ms == b.writer_batch_timeout_ms &&
+         a.writer_buffer_memory_size == b.writer_buffer_memory_size &&
+         a.writer_buffer_wait_timeout_ms == b.writer_buffer_wait_timeout_ms &&
+         a.writer_delivery_timeout_ms == b.writer_delivery_timeout_ms &&
+         a.writer_enable_idempotence == b.writer_enable_idempotence &&
+         a.writer_dynamic_create_partition == b.writer_dynamic_create_partition &&
+         a.fetch_max_bytes == b.fetch_max_bytes && a.fetch_max_bytes_for_bucket == b.fetch_max_bytes_for_bucket &&
+         a.fetch_min_bytes == b.fetch_min_bytes && a.fetch_wait_max_time_ms == b.fetch_wait_max_time_ms &&
+         a.scanner_check_crc == b.scanner_check_crc && a.max_poll_records == b.max_poll_records &&
+         a.lookup_max_batch_size == b.lookup_max_batch_size &&
+         a.lookup_max_inflight_requests == b.lookup_max_inflight_requests &&
+         a.request_timeout_ms == b.request_timeout_ms && a.connect_timeout_ms == b.connect_timeout_ms &&
+         a.security_protocol == b.security_protocol && a.sasl_mechanism == b.sasl_mechanism &&
+         a.sasl_username == b.sasl_username && a.sasl_password == b.sasl_password;
+}
+
+// The table of keys (ConfigKeys): the reference generated from it is what the parser accepts.
+TEST(ConfigKeys, EveryDefaultParsesToTheDefaultOptions) {
+  const ClientOptions defaults;
+  size_t with_default = 0;
+  for (const ConfigKeyInfo& k : ConfigKeys()) {
+    if (k.default_value.empty()) continue;
+    ++with_default;
+    for (std::string_view spelling : {k.key, k.seed_key, k.pyfluss_key}) {
+      if (spelling.empty()) continue;
+      auto o = ParseClientOptions({{std::string(spelling), std::string(k.default_value)}});
+      ASSERT_TRUE(o.ok()) << spelling << ": " << o.status().ToString();
+      EXPECT_TRUE(SameOptions(*o, defaults)) << spelling << " = " << k.default_value << " is not the default";
+    }
+  }
+  EXPECT_EQ(with_default, ConfigKeys().size() - 3);  // all but the SASL username, password and JAAS line
+}
+
+TEST(ConfigKeys, TheTableIsTheParsersListOfKeys) {
+  EXPECT_EQ(ConfigKeys().size(), 26u);
+  std::set<std::string_view> spellings;
+  size_t n = 0;
+  for (const ConfigKeyInfo& k : ConfigKeys()) {
+    ASSERT_FALSE(k.key.empty());
+    EXPECT_FALSE(k.description.empty()) << k.key;
+    EXPECT_EQ(k.description.back(), '.') << k.key << ": one sentence";
+    std::set<std::string_view> own;
+    for (std::string_view s : {k.key, k.seed_key, k.pyfluss_key})
+      if (!s.empty()) own.insert(s);
+    for (std::string_view s : own) {
+      ++n;
+      EXPECT_TRUE(spellings.insert(s).second) << s << " names two entries";
+      EXPECT_EQ(FindConfigKey(s), &k) << s;
+    }
+    EXPECT_EQ(k.kind == ConfigKind::kEnum || k.kind == ConfigKind::kBool, !k.values.empty()) << k.key;
+    const bool ranged = k.kind == ConfigKind::kBytes || k.kind == ConfigKind::kCount ||
+                        k.kind == ConfigKind::kMilliseconds;
+    EXPECT_EQ(ranged, k.max > 0) << k.key;
+  }
+  EXPECT_EQ(n, spellings.size());
+  EXPECT_EQ(n, 46u);  // 26 keys, 4 other seed spellings (2 also pyfluss 1.0's), 16 other pyfluss spellings
+  EXPECT_EQ(FindConfigKey("writer.batch_size"), nullptr);
+  EXPECT_EQ(FindConfigKey("Bootstrap.Servers"), nullptr);  // spellings are exact
+  // Every key outside the table is refused (spot checks of near misses).
+  for (const char* k : {"client.writer.batch.size", "writer.batch-timeout", "scanner.log.check-crc",
+                        "client.bootstrap.servers", "security.sasl.jaas.config"})
+    ExpectRejected({{k, "1"}}, k, "unknown property");
+}
+
+TEST(ConfigKeys, RangesAreTheParsersLimits) {
+  const ConfigKeyInfo* batch = FindConfigKey("writer.batch.size");
+  ASSERT_NE(batch, nullptr);
+  EXPECT_EQ(batch->key, "client.writer.batch-size");
+  EXPECT_EQ(batch->seed_key, "writer.batch.size");
+  EXPECT_EQ(batch->pyfluss_key, "writer.batch-size");
+  EXPECT_EQ(batch->default_value, "2097152");
+  EXPECT_EQ(ConfigKindName(batch->kind), "bytes");
+  EXPECT_EQ(batch->min, 1);
+  EXPECT_EQ(batch->max, INT32_MAX);
+  EXPECT_EQ(MustParse({{"writer.batch-size", "2147483647"}}).writer_batch_size, INT32_MAX);
+  ExpectRejected({{"writer.batch-size", "2147483648"}}, "writer.batch-size", "out of range (1..2147483647 bytes)");
+  const ConfigKeyInfo* polls = FindConfigKey("client.scanner.log.max-poll-records");
+  ASSERT_NE(polls, nullptr);
+  EXPECT_EQ(ConfigKindName(polls->kind), "count");
+  ExpectRejected({{"client.scanner.log.max-poll-records", "0"}}, "client.scanner.log.max-poll-records",
+                 "out of range (1..2147483647)");
+  const ConfigKeyInfo* wait = FindConfigKey("scanner.log.fetch.wait-max-time-ms");
+  ASSERT_NE(wait, nullptr);
+  EXPECT_EQ(wait->max, INT32_MAX);  // an int32 on the wire: longer saturates
+  EXPECT_EQ(MustParse({{"scanner.log.fetch.wait-max-time-ms", "1000 h"}}).fetch_wait_max_time_ms, INT32_MAX);
+  const ConfigKeyInfo* connect = FindConfigKey("connect-timeout");
+  ASSERT_NE(connect, nullptr);
+  EXPECT_EQ(connect->key, "client.connect-timeout");
+  EXPECT_EQ(connect->min, 1);
+  ExpectRejected({{"connect-timeout", "0"}}, "connect-timeout", "must be positive");
+  EXPECT_EQ(FindConfigKey("client.writer.buffer.wait-timeout")->default_value, std::to_string(kMaxDurationMs));
+  EXPECT_EQ(FindConfigKey("writer.acks")->values, "all, -1, 0, 1");
+  EXPECT_EQ(ConfigKindName(FindConfigKey("security.sasl.password")->kind), "secret");
+  EXPECT_EQ(ConfigKindName(FindConfigKey("client.security.sasl.jaas.config")->kind), "secret");
+}
+
+TEST(ConfigKeys, EveryListedValueIsAccepted) {
+  for (const ConfigKeyInfo& k : ConfigKeys()) {
+    if (k.values.empty() || k.key == "client.writer.enable-idempotence" || k.key == "client.security.protocol")
+      continue;  // (those two depend on other keys; the Python test checks them with theirs)
+    std::string values(k.values);
+    for (size_t b = 0; b <= values.size();) {
+      size_t e = values.find(", ", b);
+      if (e == std::string::npos) e = values.size();
+      const std::string v = values.substr(b, e - b);
+      EXPECT_TRUE(ParseClientOptions({{std::string(k.key), v}}).ok()) << k.key << " = " << v;
+      b = e + 2;
+    }
+  }
+}
+
+// Two spellings of one key: a pyfluss spelling beside the Java one is refused; the seed
+// spelling beside it is applied after it and wins (behaviour kept from before the table).
+TEST(ConfigKeys, TwoSpellingsOfOneKey) {
+  ExpectRejected({{"writer.batch-size", "1kb"}, {"client.writer.batch-size", "2kb"}}, "writer.batch-size",
+                 "'client.writer.batch-size' set the same property");
+  EXPECT_EQ(MustParse({{"writer.batch.size", "1kb"}, {"client.writer.batch-size", "2kb"}}).writer_batch_size, kKiB);
+  EXPECT_EQ(MustParse({{"writer.acks", "1"}, {"client.writer.acks", "all"}}).writer_acks, 1);
+}
 }  // namespace
 
 namespace fluss {
