@@ -2,6 +2,7 @@
 (a connection, a log table with id/name/score, sample data). Not part of any snippet."""
 
 import os
+from typing import Any, Dict, List, Optional, Tuple
 
 import pandas as pd
 import pyarrow as pa
@@ -16,14 +17,14 @@ SCHEMA = pa.schema([
 ])
 
 
-async def connect():
+async def connect() -> Tuple[fluss.FlussConnection, fluss.FlussAdmin]:
     config = fluss.Config({"bootstrap.servers": BOOTSTRAP})
     conn = await fluss.FlussConnection.connect(config)
     admin = await conn.get_admin()
     return conn, admin
 
 
-async def fresh_log_table(admin, name, bucket_count=None):
+async def fresh_log_table(admin: fluss.FlussAdmin, name: str, bucket_count: Optional[int] = None) -> fluss.TablePath:
     """A new, empty log table fluss.<name> with the SCHEMA columns."""
     table_path = fluss.TablePath("fluss", name)
     await admin.drop_table(table_path, ignore_if_not_exists=True)
@@ -31,7 +32,7 @@ async def fresh_log_table(admin, name, bucket_count=None):
     return table_path
 
 
-def sample_data():
+def sample_data() -> Tuple[pa.Table, pa.RecordBatch, pd.DataFrame]:
     """pa_table, record_batch and df as the Bulk-writes snippet presumes."""
     pa_table = pa.table({"id": pa.array([10, 11], pa.int32()), "name": ["Kim", "Lee"],
                          "score": pa.array([70.0, 71.0], pa.float32())})
@@ -41,7 +42,7 @@ def sample_data():
     return pa_table, record_batch, df
 
 
-async def write_rows(table, rows):
+async def write_rows(table: fluss.FlussTable, rows: List[Dict[str, Any]]) -> None:
     writer = await table.new_append_writer()
     for row in rows:
         writer.append(row)

@@ -8,7 +8,7 @@ import fluss
 from _setup import connect
 
 
-async def main():
+async def main() -> None:
     conn, admin = await connect()
     table_path = fluss.TablePath("fluss", "example_errors")
     table_descriptor = fluss.TableDescriptor(fluss.Schema(pa.schema([("id", pa.int32())])))

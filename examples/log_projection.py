@@ -6,7 +6,7 @@ import fluss
 from _setup import connect, fresh_log_table, write_rows
 
 
-async def main():
+async def main() -> None:
     conn, admin = await connect()
     table_path = await fresh_log_table(admin, "example_projection")
     table = await conn.get_table(table_path)

@@ -6,7 +6,7 @@ import fluss
 from _setup import connect, fresh_log_table, sample_data
 
 
-async def main():
+async def main() -> None:
     conn, admin = await connect()
     table_path = await fresh_log_table(admin, "example_log_writing")
     pa_table, record_batch, df = sample_data()

@@ -9,7 +9,7 @@ import fluss
 from _setup import connect
 
 
-async def main():
+async def main() -> None:
     conn, admin = await connect()
     table_path = fluss.TablePath("fluss", "profiles")
     await admin.drop_table(table_path, ignore_if_not_exists=True)
@@ -48,7 +48,7 @@ async def main():
 
     scanner = await table.new_scan().create_log_scanner()
     scanner.subscribe(0, fluss.EARLIEST_OFFSET)
-    records = []
+    records: "list[fluss.ScanRecord]" = []
     while len(records) < 3:
         records += await scanner.poll_async(1000)
     print([(r.change_type.short_string(), r.row["id"], r.row["tags"]) for r in records])

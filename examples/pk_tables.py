@@ -8,7 +8,7 @@ import fluss
 from _setup import connect
 
 
-async def main():
+async def main() -> None:
     conn, admin = await connect()
     await admin.drop_table(fluss.TablePath("fluss", "users"), ignore_if_not_exists=True)
 

@@ -2,7 +2,7 @@ import asyncio
 import pyarrow as pa
 import fluss
 
-async def main():
+async def main() -> None:
     # Connect
     config = fluss.Config({"bootstrap.servers": "127.0.0.1:9123"})
     conn = await fluss.FlussConnection.connect(config)

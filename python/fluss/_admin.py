@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 import operator
 from collections.abc import Mapping
-from typing import Dict, Iterable, List, Optional
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Tuple, Union, cast
 
 from ._errors import FlussError
 from ._metadata import (
@@ -17,6 +17,11 @@ from ._metadata import (
     TablePath,
     _check_path,
 )
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from ._fluss import _Admin
 
 
 class OffsetType:
@@ -38,7 +43,7 @@ class OffsetSpec:
 
     __slots__ = ("_kind", "_ts")
 
-    def __init__(self, kind: str, ts: Optional[int] = None):
+    def __init__(self, kind: str, ts: Optional[int] = None) -> None:
         self._kind = kind
         self._ts = ts
 
@@ -64,11 +69,18 @@ class OffsetSpec:
 
 
 class ServerNode:
-    """A live server of the cluster (``FlussAdmin.get_server_nodes``, the later pyfluss API)."""
+    """A live server of the cluster (``FlussAdmin.get_server_nodes``, the later pyfluss API).
+
+    Attributes:
+        id: the server id (int).
+        host: the host name or address its client listener is reached at (str).
+        port: that listener's TCP port (int).
+        server_type: ``"CoordinatorServer"`` or ``"TabletServer"``.
+    """
 
     __slots__ = ("id", "host", "port", "server_type")
 
-    def __init__(self, id: int, host: str, port: int, coordinator: bool):
+    def __init__(self, id: int, host: str, port: int, coordinator: bool) -> None:
         self.id = id
         self.host = host
         self.port = port
@@ -80,7 +92,7 @@ class ServerNode:
         """``cs-<id>`` for the coordinator, ``ts-<id>`` for a tablet server."""
         return f"{'cs' if self.server_type == 'CoordinatorServer' else 'ts'}-{self.id}"
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, ServerNode) and (self.id, self.host, self.port, self.server_type) == (
             other.id, other.host, other.port, other.server_type)
 
@@ -91,7 +103,7 @@ class ServerNode:
         return f"ServerNode(id={self.id}, host={self.host!r}, port={self.port}, server_type={self.server_type!r})"
 
 
-def _partition_value(owner: str, key: str, v) -> str:
+def _partition_value(owner: str, key: str, v: Any) -> str:
     """A partition value as the partition name spells it, the way the Java client turns a row's
     value into it (protocol-data.md section 8): str as is, bool ``true``/``false``, integers in
     decimal, ``datetime.date`` ``yyyy-MM-dd``, ``datetime.time`` ``HH-mm-ss_SSS``,
@@ -104,7 +116,7 @@ def _partition_value(owner: str, key: str, v) -> str:
     if isinstance(v, datetime.datetime):
         if v.tzinfo is not None:
             v = v.astimezone(datetime.timezone.utc)
-        return v.strftime("%Y-%m-%d-%H-%M-%S_") + f"{v.microsecond:06d}".rstrip("0")
+        return cast(str, v.strftime("%Y-%m-%d-%H-%M-%S_")) + f"{v.microsecond:06d}".rstrip("0")
     if isinstance(v, datetime.date):
         return v.isoformat()
     if isinstance(v, datetime.time):
@@ -120,10 +132,10 @@ def _partition_value(owner: str, key: str, v) -> str:
                      f"it), a bool, an int, a date, a time, a datetime or bytes, got {type(v).__name__} {v!r}")
 
 
-def _partition_spec(owner: str, spec) -> Dict[str, str]:
+def _partition_spec(owner: str, spec: object) -> Dict[str, str]:
     if not isinstance(spec, Mapping):
         raise FlussError(f"{owner}: partition_spec must be a dict {{partition_key: value}}, got {type(spec).__name__}")
-    out = {}
+    out: Dict[str, str] = {}
     for k, v in spec.items():
         if not isinstance(k, str):
             raise FlussError(f"{owner}: partition_spec key {k!r} must be a str (a partition key)")
@@ -136,20 +148,23 @@ def _partition_spec(owner: str, spec) -> Dict[str, str]:
 class FlussAdmin:
     """Database and table administration. Every method returns an awaitable."""
 
-    def __init__(self, native):
+    def __init__(self, native: _Admin) -> None:
         self._n = native
 
     async def create_database(self, database_name: str, ignore_if_exists: bool = False,
                               database_descriptor: Optional[DatabaseDescriptor] = None) -> None:
-        """Creates a database. Raises FlussError (6 DATABASE_ALREADY_EXIST unless
-        ``ignore_if_exists``; CLIENT_ERROR for a bad name)."""
+        """Creates the database ``database_name`` (str), with the comment and custom
+        properties of ``database_descriptor`` (a ``DatabaseDescriptor``; None: none). Raises
+        FlussError (6 DATABASE_ALREADY_EXIST unless ``ignore_if_exists``; CLIENT_ERROR for a bad
+        name)."""
         d = database_descriptor or DatabaseDescriptor()
         await self._n.create_database(database_name, d.comment, d.get_custom_properties(), bool(ignore_if_exists))
 
     async def drop_database(self, database_name: str, ignore_if_not_exists: bool = False,
                             cascade: bool = True) -> None:
-        """Drops a database and, with ``cascade``, its tables. Raises FlussError
-        (4 DATABASE_NOT_EXIST unless ``ignore_if_not_exists``; 5 DATABASE_NOT_EMPTY)."""
+        """Drops the database ``database_name`` (str) and, with ``cascade``, its tables. Raises
+        FlussError (4 DATABASE_NOT_EXIST unless ``ignore_if_not_exists``; 5 DATABASE_NOT_EMPTY
+        when it holds tables and ``cascade`` is False)."""
         await self._n.drop_database(database_name, bool(ignore_if_not_exists), bool(cascade))
 
     async def list_databases(self) -> List[str]:
@@ -157,17 +172,23 @@ class FlussAdmin:
         return await self._n.list_databases()
 
     async def database_exists(self, database_name: str) -> bool:
+        """True when the database ``database_name`` (str) exists."""
         return await self._n.database_exists(database_name)
 
     async def get_database_info(self, database_name: str) -> DatabaseInfo:
-        """Raises FlussError 4 DATABASE_NOT_EXIST."""
+        """The database ``database_name`` (str) as the server describes it (created and
+        modified times in epoch milliseconds, comment, custom properties). Raises FlussError 4
+        DATABASE_NOT_EXIST."""
         return DatabaseInfo(await self._n.get_database_info(database_name))
 
     async def create_table(self, table_path: TablePath, table_descriptor: TableDescriptor,
                            ignore_if_exists: Optional[bool] = False) -> None:
-        """Creates a table. Raises FlussError: 8 TABLE_ALREADY_EXIST unless
-        ``ignore_if_exists``, 4 DATABASE_NOT_EXIST, CLIENT_ERROR naming the column for a
-        schema the client cannot map (checked before anything is sent)."""
+        """Creates the table ``table_path`` (a ``TablePath``) as ``table_descriptor`` (a
+        ``TableDescriptor``: schema, partition and bucket keys, bucket count, properties) says.
+        Raises FlussError: 8 TABLE_ALREADY_EXIST unless ``ignore_if_exists``, 4
+        DATABASE_NOT_EXIST, CLIENT_ERROR naming the column for a schema the client cannot map
+        (checked before anything is sent), or for a ``table_path`` or ``table_descriptor`` of
+        another type."""
         p = _check_path(table_path)
         if not isinstance(table_descriptor, TableDescriptor):
             raise FlussError("table_descriptor must be a fluss.TableDescriptor")
@@ -179,7 +200,8 @@ class FlussAdmin:
         )
 
     async def drop_table(self, table_path: TablePath, ignore_if_not_exists: bool = False) -> None:
-        """Raises FlussError 7 TABLE_NOT_EXIST unless ``ignore_if_not_exists``."""
+        """Drops the table ``table_path`` (a ``TablePath``). Raises FlussError 7 TABLE_NOT_EXIST
+        unless ``ignore_if_not_exists``."""
         p = _check_path(table_path)
         await self._n.drop_table(p.database_name, p.table_name, bool(ignore_if_not_exists))
 
@@ -221,7 +243,8 @@ class FlussAdmin:
                                   [str(k) for k in (reset_properties or [])], schema, bool(ignore_if_not_exists))
 
     async def get_table(self, table_path: TablePath) -> TableInfo:
-        """The table's metadata. Raises FlussError 7 TABLE_NOT_EXIST."""
+        """The metadata of the table ``table_path`` (a ``TablePath``): a ``TableInfo``. Raises
+        FlussError 7 TABLE_NOT_EXIST."""
         p = _check_path(table_path)
         return TableInfo(await self._n.get_table_info(p.database_name, p.table_name))
 
@@ -233,19 +256,24 @@ class FlussAdmin:
         return [ServerNode(*t) for t in await self._n.server_nodes()]
 
     async def list_tables(self, database_name: str) -> List[str]:
-        """Table names of a database. Raises FlussError 4 DATABASE_NOT_EXIST."""
+        """The table names of the database ``database_name`` (str). Raises FlussError 4
+        DATABASE_NOT_EXIST."""
         return await self._n.list_tables(database_name)
 
     async def table_exists(self, table_path: TablePath) -> bool:
+        """True when the table ``table_path`` (a ``TablePath``) exists."""
         p = _check_path(table_path)
         return await self._n.table_exists(p.database_name, p.table_name)
 
     async def list_partition_offsets(self, table_path: TablePath, partition_name: str, bucket_ids: Iterable[int],
-                                     offset_type: str, timestamp: Optional[int] = None) -> Dict[int, int]:
-        """``list_offsets`` for the buckets of one partition, named by its value (``"US"``, not
-        ``"region=US"``; several partition keys: the values joined with ``$``). Raises FlussError
-        36 PARTITION_NOT_EXISTS for an unknown partition, -2 (before sending) for a
-        ``partition_name`` that is not a non-empty str."""
+                                     offset_type: Union[str, OffsetSpec],
+                                     timestamp: Optional[int] = None) -> Dict[int, int]:
+        """``list_offsets`` for the buckets ``bucket_ids`` (ints) of one partition of the table
+        ``table_path``, the partition named by ``partition_name``, its value (``"US"``, not
+        ``"region=US"``; several partition keys: the values joined with ``$``). ``offset_type``
+        and ``timestamp`` (epoch milliseconds) as for ``list_offsets``. Returns ``{bucket_id:
+        offset}``. Raises FlussError 36 PARTITION_NOT_EXISTS for an unknown partition, -2 (before
+        sending) for a ``partition_name`` that is not a non-empty str."""
         p = _check_path(table_path)
         kind, timestamp = self._offset_kind(offset_type, timestamp)
         if not isinstance(partition_name, str) or not partition_name:
@@ -256,7 +284,8 @@ class FlussAdmin:
 
     async def create_partition(self, table_path: TablePath, partition_spec: Dict[str, str],
                                ignore_if_exists: bool = False) -> None:
-        """Creates the partition ``partition_spec``: a dict ``{partition_key: value}`` naming
+        """Creates the partition ``partition_spec`` of the table ``table_path`` (a
+        ``TablePath``): a dict ``{partition_key: value}`` naming
         every partition key once (values as partition names spell them: a str as is; bool, int,
         date, time, datetime and bytes values spelled as the Java client spells a row's value,
         e.g. ``True`` -> ``true``). Raises FlussError:
@@ -269,7 +298,8 @@ class FlussAdmin:
 
     async def drop_partition(self, table_path: TablePath, partition_spec: Dict[str, str],
                              ignore_if_not_exists: bool = False) -> None:
-        """Drops the partition ``partition_spec`` (a dict as for ``create_partition``). Raises
+        """Drops the partition ``partition_spec`` (a dict as for ``create_partition``) of the
+        table ``table_path`` (a ``TablePath``). Raises
         FlussError 36 PARTITION_NOT_EXISTS unless ``ignore_if_not_exists``; -2 naming
         partition_spec when it is not a dict with str keys."""
         p = _check_path(table_path)
@@ -309,12 +339,13 @@ class FlussAdmin:
         return [PartitionInfo(*t) for t in await self._n.list_partition_infos(p.database_name, p.table_name, spec)]
 
     @staticmethod
-    def _offset_kind(offset_type, timestamp):
+    def _offset_kind(offset_type: Union[str, OffsetSpec], timestamp: Optional[int]) -> Tuple[int, Optional[int]]:
         """(native kind, timestamp) of ``offset_type``: a string or an OffsetSpec."""
         if isinstance(offset_type, OffsetSpec):
             if timestamp is not None:
                 raise FlussError("an OffsetSpec carries its own timestamp: pass no timestamp beside it")
-            offset_type, timestamp = offset_type._kind, offset_type._ts
+            # (mypy checks the targets one by one: offset_type is a str by the second)
+            offset_type, timestamp = offset_type._kind, offset_type._ts  # type: ignore[attr-defined]
         kind = _OFFSET_TYPES.get(str(offset_type).lower())
         if kind is None:
             raise FlussError(f"offset_type must be 'earliest', 'latest' or 'timestamp', got {offset_type!r}")
@@ -322,17 +353,27 @@ class FlussAdmin:
             raise FlussError("offset_type 'timestamp' needs timestamp (epoch milliseconds)")
         return kind, timestamp
 
-    async def list_offsets(self, table_path: TablePath, bucket_ids: Iterable[int], offset_type: str,
+    async def list_offsets(self, table_path: TablePath, bucket_ids: Iterable[int], offset_type: Union[str, OffsetSpec],
                            timestamp: Optional[int] = None) -> Dict[int, int]:
         """Offsets of buckets, asked from their leaders.
 
         Args:
+            table_path: the table (a ``TablePath``; for a partitioned table use
+                ``list_partition_offsets``).
+            bucket_ids: the bucket numbers (ints from 0 to the bucket count - 1).
             offset_type: ``"earliest"`` (log start), ``"latest"`` (high watermark: the offset the
                 next record will get) or ``"timestamp"`` (first offset whose commit time is at or
                 after ``timestamp``, epoch milliseconds); or an ``OffsetSpec`` (pyfluss).
 
+            timestamp: epoch milliseconds, with ``offset_type="timestamp"`` only.
+
         Returns:
             ``{bucket_id: offset}``.
+
+        Raises:
+            FlussError: -2 (before sending) for an unknown ``offset_type``, ``"timestamp"``
+                without ``timestamp``, an OffsetSpec with a ``timestamp`` beside it; 7
+                TABLE_NOT_EXIST; the leaders' errors.
         """
         p = _check_path(table_path)
         kind, timestamp = self._offset_kind(offset_type, timestamp)

@@ -4,11 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import weakref
+from typing import Any, Awaitable, Callable, Optional, TypeVar
 
 from . import _fluss
 
+_T = TypeVar("_T")
 
-def _settle(fut: asyncio.Future, err, value, lost=None) -> None:
+#: What a native operation is started with: ``start(done)``, ``done`` its completion.
+_Start = Callable[[_fluss._Completion], None]
+#: Takes back a result that arrived after its future was cancelled.
+_Lost = Callable[[Any], None]
+
+
+def _settle(fut: "asyncio.Future[Any]", err: Optional[BaseException], value: Any,
+            lost: Optional[_Lost] = None) -> None:
     settled = getattr(fut, "_fluss_settled", None)
     try:
         _deliver(fut, err, value, lost)
@@ -17,7 +26,7 @@ def _settle(fut: asyncio.Future, err, value, lost=None) -> None:
             settled.set_result(None)
 
 
-def _deliver(fut: asyncio.Future, err, value, lost) -> None:
+def _deliver(fut: "asyncio.Future[Any]", err: Optional[BaseException], value: Any, lost: Optional[_Lost]) -> None:
     if fut.done():
         # Cancelled while the operation ran: hand an undelivered result back (e.g. polled
         # batches go back to their scanner) instead of dropping it.
@@ -42,7 +51,7 @@ class _Inbox:
 
     __slots__ = ("native", "__weakref__")
 
-    def __init__(self, loop: asyncio.AbstractEventLoop):
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         # Weak references only: the native inbox holds `wake`, and must keep neither the loop
         # nor this object alive (no reference cycle through a native object).
         loop_ref, self_ref = weakref.ref(loop), weakref.ref(self)
@@ -72,7 +81,7 @@ def _inbox(loop: asyncio.AbstractEventLoop) -> _Inbox:
     return inbox
 
 
-def future_from(start, lost=None):
+def future_from(start: _Start, lost: Optional[_Lost] = None) -> "asyncio.Future[Any]":
     """Returns an asyncio future resolved by the native ``start(done)``.
 
     ``lost(value)`` (optional) receives a result that arrives after the future was cancelled.
@@ -87,9 +96,9 @@ def future_from(start, lost=None):
     if lost is not None:
         # Resolved once the native result was delivered or handed back through `lost`, even
         # when `fut` was cancelled first: the next operation of the same object waits for it.
-        fut._fluss_settled = loop.create_future()
+        fut._fluss_settled = loop.create_future()  # type: ignore[attr-defined]  # an attribute of our own
 
-    def settle(err, value):
+    def settle(err: Optional[BaseException], value: Any) -> None:
         try:
             _settle(fut, err, value, lost)
         except Exception as e:  # reported on the loop, like any failing callback
@@ -110,12 +119,12 @@ def cancel_requested() -> bool:
         return False
     if task is None:
         return False
-    cancelling = getattr(task, "cancelling", None)
+    cancelling: Optional[Callable[[], int]] = getattr(task, "cancelling", None)  # Python 3.11+
     if cancelling is not None:
         return cancelling() > 0
     return bool(getattr(task, "_must_cancel", False))
 
 
-async def as_coroutine(awaitable):
+async def as_coroutine(awaitable: Awaitable[_T]) -> _T:
     """Wraps an awaitable (a native future) in a coroutine."""
     return await awaitable

@@ -63,7 +63,7 @@ class Config:
             contains the password.
     """
 
-    def __init__(self, properties: Optional[Dict[str, Any]] = None):
+    def __init__(self, properties: Optional[Dict[str, Any]] = None) -> None:
         if properties is not None and not isinstance(properties, dict):
             raise FlussError(f"Config: properties must be a dict, got {type(properties).__name__}")
         self._props: Dict[str, str] = {}
@@ -71,7 +71,7 @@ class Config:
             self._set(key, value)
         _fluss._validate_config(self._props)
 
-    def _set(self, key, value) -> None:
+    def _set(self, key: object, value: object) -> None:
         if not isinstance(key, str):
             raise FlussError(f"config key {key!r} must be a str")
         text = _as_text(value)
@@ -83,7 +83,7 @@ class Config:
     def _get(self, key: str) -> str:
         return self._props.get(key, _SEED_DEFAULTS.get(key, ""))
 
-    def _update(self, key: str, value) -> None:
+    def _update(self, key: str, value: object) -> None:
         old = dict(self._props)
         self._set(key, value)
         try:

@@ -6,6 +6,7 @@ import asyncio
 import atexit
 import logging
 import weakref
+from typing import Any, Dict, Generator, Optional
 
 from ._admin import FlussAdmin
 from ._config import Config
@@ -39,7 +40,7 @@ class FlussConnection:
     """A connection to a Fluss cluster. Create it with ``await FlussConnection.connect(config)``;
     close it with ``close()`` or a ``with`` / ``async with`` block."""
 
-    def __init__(self, native, bootstrap: str = "?"):
+    def __init__(self, native: _fluss._Connection, bootstrap: str = "?") -> None:
         self._n = native
         self._bootstrap = bootstrap
         self._closed = False
@@ -67,7 +68,9 @@ class FlussConnection:
         return FlussAdmin(self._n.get_admin())
 
     async def get_table(self, table_path: TablePath) -> FlussTable:
-        """A table handle. Raises FlussError 7 TABLE_NOT_EXIST."""
+        """A handle of the table ``table_path`` (a ``TablePath``) for writers, lookups and
+        scans. Raises FlussError 7 TABLE_NOT_EXIST, -2 for a closed connection or a
+        ``table_path`` that is not a ``TablePath``."""
         self._check_open("get_table")
         p = _check_path(table_path)
         return FlussTable(await self._n.get_table(p.database_name, p.table_name), self)
@@ -106,7 +109,7 @@ class FlussConnection:
         future.add_done_callback(_log_close_error)
         return _Closing(future)
 
-    def metrics(self) -> dict:
+    def metrics(self) -> Dict[str, int]:
         """A snapshot of the connection's counters since it was opened, a dict of ints (also
         readable after close; each counter read on its own):
 
@@ -135,7 +138,7 @@ class FlussConnection:
     def __enter__(self) -> "FlussConnection":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         """Leaving a plain ``with`` block closes before the next statement runs, also on an
         event loop's thread (where ``async with`` closes without blocking the loop)."""
         if not self._closed:
@@ -146,11 +149,11 @@ class FlussConnection:
     async def __aenter__(self) -> "FlussConnection":
         return self
 
-    async def __aexit__(self, *exc) -> None:
+    async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
 
-def _log_close_error(future) -> None:
+def _log_close_error(future: "asyncio.Future[None]") -> None:
     if not future.cancelled() and future.exception() is not None:
         _log.error("closing the connection: %s", future.exception())
 
@@ -161,10 +164,10 @@ class _Closing:
 
     __slots__ = ("_future",)
 
-    def __init__(self, future):
+    def __init__(self, future: "Optional[asyncio.Future[None]]") -> None:
         self._future = future
 
-    def __await__(self):
+    def __await__(self) -> Generator[Any, None, None]:
         if self._future is None:
             return None
         # Shielded: cancelling the await does not stop the closing, which runs to its end.

@@ -11,9 +11,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from typing import Callable, Optional
+from typing import TYPE_CHECKING, Callable, List, Optional, cast
 
 from ._errors import FlussError
+
+if TYPE_CHECKING:
+    from ._fluss import WriteResultHandle
 
 _log = logging.getLogger("fluss")
 
@@ -27,15 +30,15 @@ class Delivery:
     are handed to it); the callback on the loop's thread.
     """
 
-    def __init__(self, callback: DeliveryCallback, loop: asyncio.AbstractEventLoop):
+    def __init__(self, callback: DeliveryCallback, loop: asyncio.AbstractEventLoop) -> None:
         self._callback = callback
         self._loop = loop
         self._loop_thread = threading.get_ident()
-        self._handle = None  # the handle of the batch the last row went to
-        self._count = None   # [rows] of that batch, read when its outcome arrives
+        self._handle: Optional[WriteResultHandle] = None  # the handle of the batch the last row went to
+        self._count: Optional[List[int]] = None   # [rows] of that batch, read when its outcome arrives
 
     @staticmethod
-    def make(on_delivery, method: str) -> Optional["Delivery"]:
+    def make(on_delivery: Optional[DeliveryCallback], method: str) -> Optional["Delivery"]:
         """A Delivery for ``on_delivery`` (None: none), on the running event loop.
 
         Raises:
@@ -53,7 +56,7 @@ class Delivery:
                              f"coroutine); the callback runs on it") from None
         return Delivery(on_delivery, loop)
 
-    def row(self, handle) -> None:
+    def row(self, handle: WriteResultHandle) -> None:
         """One row was written and returned ``handle``."""
         # Append writers hand out one handle object per batch; upserts and deletes a new one
         # per row, for the same outcome.
@@ -61,13 +64,13 @@ class Delivery:
             self._handle = handle
             self._count = [0]
             self._watch(handle, self._count)
-        self._count[0] += 1
+        cast(List[int], self._count)[0] += 1  # set by the first row
 
-    def rows(self, handle, n: int) -> None:
+    def rows(self, handle: WriteResultHandle, n: int) -> None:
         """``n`` rows were written as a batch of their own (write_arrow_batch) with ``handle``."""
         self._watch(handle, [n])
 
-    def _watch(self, handle, count) -> None:
+    def _watch(self, handle: WriteResultHandle, count: List[int]) -> None:
         if self._loop.is_closed():
             return  # nobody is left to call back (the row itself is queued all the same)
         if threading.get_ident() == self._loop_thread:
@@ -75,10 +78,10 @@ class Delivery:
         else:
             self._loop.call_soon_threadsafe(lambda: self._loop.create_task(self._deliver(handle, count)))
 
-    async def _deliver(self, handle, count) -> None:
+    async def _deliver(self, handle: WriteResultHandle, count: List[int]) -> None:
         try:
             await handle.wait()
-            error = None
+            error: Optional[FlussError] = None
         except FlussError as e:
             error = e
         try:

@@ -11,12 +11,14 @@ from ._errors import FlussError
 from ._records import TableBucket
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from ._table import FlussTable
 
 _INT32_MAX = 2**31 - 1
 
 
-def _check_limit(n) -> int:
+def _check_limit(n: object) -> int:
     if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= _INT32_MAX:
         raise FlussError(f"limit: n must be an int from 1 to {_INT32_MAX}, got {n!r}")
     return n
@@ -65,7 +67,7 @@ class BatchScanner:
     """
 
     def __init__(self, table: "FlussTable", bucket: Union[int, TableBucket], limit: int,
-                 projection: Optional[List[int]]):
+                 projection: Optional[List[int]]) -> None:
         self._table = table
         self._bucket = _bucket_of(table, bucket)
         self._limit = _check_limit(limit)
@@ -105,7 +107,7 @@ class BatchScanner:
     async def collect_all_batches(self) -> List[pa.RecordBatch]:
         """The batches ``next_batch`` has not returned yet, as a list: ``[batch]`` on a new
         scanner, ``[]`` once the batch was returned. Raises as ``next_batch``."""
-        out = []
+        out: List[pa.RecordBatch] = []
         while True:
             batch = await self.next_batch()
             if batch is None:
@@ -117,7 +119,7 @@ class BatchScanner:
         empty once the batch was returned). Raises as ``next_batch``."""
         return pa.Table.from_batches(await self.collect_all_batches(), schema=self._schema)
 
-    async def to_pandas(self):
+    async def to_pandas(self) -> pd.DataFrame:
         """``(await to_arrow()).to_pandas()``."""
         return _to_pandas(await self.to_arrow(), "to_pandas")
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import atexit
 import logging
 import threading
+from typing import List, Tuple
 
 from ._native import _fluss
 
@@ -22,7 +23,7 @@ logger.addHandler(logging.NullHandler())
 _WAIT_MS = 1000
 
 
-def _emit(lines, dropped: int) -> None:
+def _emit(lines: List[Tuple[int, str]], dropped: int) -> None:
     if dropped:
         logger.warning("%d log lines of the fluss core were dropped (the queue was full)", dropped)
     for level, message in lines:

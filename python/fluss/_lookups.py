@@ -6,17 +6,22 @@ import asyncio
 import functools
 import itertools
 import weakref
-from typing import TYPE_CHECKING, Callable, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, Union
 
 import pyarrow as pa
 
 from ._arrow import _BatchCapsules
 from ._errors import FlussError
+from ._records import Row
 from ._upsert import _require_primary_key
 from ._validate import _column_list
 
 if TYPE_CHECKING:
+    from ._fluss import _Lookuper, _PrefixLookuper
     from ._table import FlussTable
+
+    _NativeLookuper = Union[_Lookuper, _PrefixLookuper]
+    _Rows = List[Dict[str, Any]]
 
 
 class _LoopLookups:
@@ -26,14 +31,14 @@ class _LoopLookups:
     already dicts, converted as scanner rows are (natively, and by pyarrow for timestamps,
     decimals, nested values...)."""
 
-    def __init__(self, native, loop: asyncio.AbstractEventLoop):
+    def __init__(self, native: _NativeLookuper, loop: asyncio.AbstractEventLoop) -> None:
         self._native = native
         self._loop = loop
-        self._futures: Dict[int, asyncio.Future] = {}
+        self._futures: Dict[int, asyncio.Future[_Rows]] = {}
         self._ids = itertools.count()
         me = weakref.ref(self)  # the native side must not keep this object alive (no cycle)
 
-        def drain():
+        def drain() -> None:
             lookups = me()
             if lookups is not None:
                 lookups._drain()
@@ -41,13 +46,13 @@ class _LoopLookups:
         native.bind(functools.partial(loop.call_soon_threadsafe, drain))
         fallback = native.fallback_columns()
 
-        def fallback_of(capsules):
+        def fallback_of(capsules: Tuple[object, object]) -> List[List[Any]]:
             batch = pa.record_batch(_BatchCapsules(capsules))
             return [batch.column(c).to_pylist() for c in fallback]
 
         self._fallback_of = fallback_of
 
-    def start(self, key) -> asyncio.Future:
+    def start(self, key: Row) -> asyncio.Future[_Rows]:
         i = next(self._ids)
         fut = self._loop.create_future()
         self._futures[i] = fut
@@ -81,10 +86,10 @@ class _Channel:
     raise when the first lookuper is created). Under the native lookupers, the connection
     shares one sender per table, so the keys also gather into the same requests."""
 
-    def __init__(self, make_native: Callable[[], object]):
+    def __init__(self, make_native: Callable[[], _NativeLookuper]) -> None:
         # make_native must not reference the table (the natives would keep it alive).
         self._make_native = make_native
-        self._spare = make_native()  # not bound to a loop yet
+        self._spare: Optional[_NativeLookuper] = make_native()  # not bound to a loop yet
         self._by_loop: Dict[asyncio.AbstractEventLoop, _LoopLookups] = {}
 
     def for_loop(self) -> _LoopLookups:
@@ -108,16 +113,16 @@ class _Lookups:
     """What the point and prefix lookupers share: the table's channel for their kind (``key``)
     and ``_lookup(key) -> list of row dicts``."""
 
-    def __init__(self, table: "FlussTable", key: tuple, make_native: Callable[[], object]):
+    def __init__(self, table: "FlussTable", key: Tuple[str, ...], make_native: Callable[[], _NativeLookuper]) -> None:
         self._table = table
-        channels = table.__dict__.setdefault("_lookup_channels", {})
+        channels: Dict[Tuple[str, ...], _Channel] = table.__dict__.setdefault("_lookup_channels", {})
         channel = channels.get(key)
         if channel is None:
             channel = channels[key] = _Channel(make_native)
         self._channel = channel
         self._requests_before = channel.requests_sent()
 
-    async def _lookup(self, key) -> List[dict]:
+    async def _lookup(self, key: Row) -> _Rows:
         return await self._channel.for_loop().start(key)
 
     @property
@@ -139,11 +144,11 @@ class Lookuper(_Lookups):
     (``await handle.wait()`` or ``flush()``) is seen.
     """
 
-    def __init__(self, table: "FlussTable"):
+    def __init__(self, table: "FlussTable") -> None:
         _require_primary_key(table, "new_lookup")
         super().__init__(table, ("point",), table._n.new_lookuper)
 
-    async def lookup(self, pk) -> Optional[dict]:
+    async def lookup(self, pk: Row) -> Optional[Dict[str, Any]]:
         """The row with primary key ``pk``, or None when there is none.
 
         Args:
@@ -196,7 +201,7 @@ class PrefixLookuper(_Lookups):
     row whose lookup columns equal ``prefix``. Made by ``new_lookup().lookup_by(columns)``
     (``.create_lookuper()`` returns it). Concurrent lookups are in flight together."""
 
-    def __init__(self, table: "FlussTable", columns: List[str]):
+    def __init__(self, table: "FlussTable", columns: List[str]) -> None:
         _require_primary_key(table, "lookup_by")
         names = table.get_table_info().get_column_names()
         self._columns = _column_list("lookup_by", "columns", columns, names)
@@ -211,7 +216,7 @@ class PrefixLookuper(_Lookups):
         list/tuple prefix)."""
         return list(self._columns)
 
-    async def lookup(self, prefix) -> List[dict]:
+    async def lookup(self, prefix: Row) -> List[Dict[str, Any]]:
         """Every row whose lookup columns equal ``prefix``, as ``{column: value}`` dicts (an
         empty list when there is none); values converted as ``Lookuper.lookup`` does.
 

@@ -8,7 +8,7 @@ import logging
 import operator
 import threading
 from collections.abc import Mapping
-from typing import Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, Set, Tuple, Union, cast
 
 import pyarrow as pa
 
@@ -16,6 +16,12 @@ from ._arrow import _BatchCapsules, _schema_from_capsule, _table_from_capsule, _
 from ._errors import FlussError
 from ._metadata import TableInfo
 from ._records import ChangeType, RecordBatch, ScanRecord, ScanRecords, TableBucket
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ._connection import FlussConnection
+    from ._fluss import _Polled, _Scanner
 
 
 #: Start offset meaning "the log start offset of the bucket" (read everything retained).
@@ -36,7 +42,7 @@ _log = logging.getLogger("fluss")
 _INT64_MAX = 2**63 - 1
 
 
-def _as_int(value):
+def _as_int(value: Any) -> Optional[int]:
     """``value`` as an int when it is an integer (int, numpy or pandas integers: ``__index__``)
     and not a bool; else None."""
     if isinstance(value, bool):
@@ -47,7 +53,7 @@ def _as_int(value):
         return None
 
 
-def _int_arg(method: str, name: str, value, minimum: int) -> int:
+def _int_arg(method: str, name: str, value: object, minimum: int) -> int:
     """``value`` checked to be an integer (not a bool) from ``minimum`` to 2**63-1; FlussError
     (-2) naming ``method`` and the argument otherwise."""
     v = _as_int(value)
@@ -56,7 +62,7 @@ def _int_arg(method: str, name: str, value, minimum: int) -> int:
     return v
 
 
-def _offset_arg(method: str, value) -> int:
+def _offset_arg(method: str, value: object) -> int:
     """A start offset: an int >= 0 (below 2**63), EARLIEST_OFFSET or LATEST_OFFSET; FlussError
     (-2) otherwise."""
     v = _as_int(value)
@@ -71,9 +77,9 @@ class _ReaderState:
 
     __slots__ = ("lock", "polled", "next", "detached")
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.lock = threading.Lock()  # the reader may be read on another thread (DuckDB's)
-        self.polled = None
+        self.polled: Optional[_Polled] = None
         self.next = 0
         self.detached = False  # ended: another read or poll started, or closed
 
@@ -90,7 +96,8 @@ class LogScanner:
     (record mode) or ``RecordBatch`` items (batch mode).
     """
 
-    def __init__(self, native, table_info: TableInfo, record_mode: bool, conn=None):
+    def __init__(self, native: _Scanner, table_info: TableInfo, record_mode: bool,
+                 conn: Optional[FlussConnection] = None) -> None:
         self._n = native
         self._info = table_info
         self._records_mode = record_mode
@@ -98,20 +105,20 @@ class LogScanner:
         self._closed = False
         # (partition_id or None, bucket_id) of every subscribed bucket, so that a poll with
         # nothing subscribed is refused instead of waiting for nothing.
-        self._subscribed: set = set()
+        self._subscribed: Set[Tuple[Optional[int], int]] = set()
         self._schema = _schema_from_capsule(native.schema_capsule())
-        self._pending: list = []
-        self._prev_settled = None
+        self._pending: List[Union[ScanRecord, RecordBatch]] = []
+        self._prev_settled: Optional[asyncio.Future[None]] = None
         # Record polls return at most client.scanner.log.max-poll-records records (Python
         # objects per record); Arrow polls return whole fetches.
         self._max_records = native.max_poll_records if record_mode else 0
-        self._fallback_columns = None  # record mode: columns whose values pyarrow converts
+        self._fallback_columns: Optional[List[int]] = None  # record mode: columns whose values pyarrow converts
         self._quick_polls = 0  # polls answered from fetched batches (see _poll_async)
         self._reader: Optional[_ReaderState] = None  # the to_arrow_batch_reader being read
 
     # ---- subscriptions
 
-    def _check_bucket(self, method: str, bucket_id) -> int:
+    def _check_bucket(self, method: str, bucket_id: object) -> int:
         bucket_id = _int_arg(method, "bucket_id", bucket_id, 0)
         if bucket_id >= self._info.num_buckets:
             raise FlussError(f"{method}: bucket {bucket_id} is outside table {self._info.table_path} "
@@ -141,8 +148,9 @@ class LogScanner:
         self._subscribed.add((None, bucket_id))
 
     def subscribe_buckets(self, bucket_offsets: Dict[int, int]) -> None:
-        """``subscribe`` for each ``{bucket_id: start_offset}`` item (all checked first, so a bad
-        item subscribes none). Raises FlussError as ``subscribe``."""
+        """``subscribe`` for each item of ``bucket_offsets``, a dict ``{bucket_id: start_offset}``
+        (all checked first, so a bad item subscribes none). Raises FlussError as ``subscribe``,
+        and for ``bucket_offsets`` that is not a dict."""
         self._check_open("subscribe_buckets")
         self._require_partitioned("subscribe_buckets", False)
         if not isinstance(bucket_offsets, Mapping):
@@ -177,12 +185,13 @@ class LogScanner:
         self._subscribe_partitions("subscribe_partition", {(partition_id, bucket_id): start_offset})
 
     def subscribe_partition_buckets(self, partition_bucket_offsets: Dict[Tuple[int, int], int]) -> None:
-        """``subscribe_partition`` for each ``{(partition_id, bucket_id): start_offset}`` item (all
-        checked first, so a bad item subscribes none). Raises FlussError as
-        ``subscribe_partition``."""
+        """``subscribe_partition`` for each item of ``partition_bucket_offsets``, a dict
+        ``{(partition_id, bucket_id): start_offset}`` (all checked first, so a bad item
+        subscribes none). Raises FlussError as ``subscribe_partition``, and for a key that is
+        not a ``(partition_id, bucket_id)`` tuple."""
         self._subscribe_partitions("subscribe_partition_buckets", partition_bucket_offsets)
 
-    def _subscribe_partitions(self, method: str, offsets) -> None:
+    def _subscribe_partitions(self, method: str, offsets: object) -> None:
         self._check_open(method)
         self._require_partitioned(method, True)
         if not isinstance(offsets, Mapping):
@@ -225,14 +234,14 @@ class LogScanner:
             return TableBucket(self._info.table_id, b)
         return TableBucket.with_partition(self._info.table_id, partition_id, b)
 
-    def _batches(self, polled) -> List[RecordBatch]:
+    def _batches(self, polled: _Polled) -> List[RecordBatch]:
         self._log_dropped_partitions()
-        out = []
+        out: List[RecordBatch] = []
         for partition_id, bucket, base, last, _ts, caps, _ct in polled.items():
             out.append(RecordBatch(pa.record_batch(_BatchCapsules(caps)), self._bucket(partition_id, bucket), base, last))
         return out
 
-    def _records(self, polled) -> List[ScanRecord]:
+    def _records(self, polled: _Polled) -> ScanRecords:
         self._log_dropped_partitions()
         # Rows are built natively from the Arrow buffers; the columns the native side does not
         # convert (dates, times, timestamps, decimals, nested) take pyarrow's values.
@@ -240,24 +249,24 @@ class LogScanner:
             self._fallback_columns = self._n.fallback_columns()
         fallback = self._fallback_columns
 
-        def fallback_of(i):
+        def fallback_of(i: int) -> List[List[Any]]:
             batch = pa.record_batch(_BatchCapsules(polled.capsules(i)))
             return [batch.column(c).to_pylist() for c in fallback]
 
         return ScanRecords(self._n.records(polled, ScanRecord, self._bucket, _CHANGE_TYPES, fallback_of))
 
-    def _arrow(self, polled) -> pa.Table:
+    def _arrow(self, polled: _Polled) -> pa.Table:
         self._log_dropped_partitions()
         batches = [pa.record_batch(_BatchCapsules(item[5])) for item in polled.items()]
         return pa.Table.from_batches(batches, schema=self._schema)
 
     @staticmethod
-    def _check_timeout(timeout_ms) -> int:
+    def _check_timeout(timeout_ms: object) -> int:
         if not isinstance(timeout_ms, int) or isinstance(timeout_ms, bool) or timeout_ms < 0:
             raise FlussError(f"timeout_ms must be an int >= 0, got {timeout_ms!r}")
         return timeout_ms
 
-    async def _poll_async(self, timeout_ms: int):
+    async def _poll_async(self, timeout_ms: int) -> _Polled:
         timeout_ms = self._check_timeout(timeout_ms)
         prev = self._prev_settled
         if prev is None or prev.done():
@@ -273,12 +282,12 @@ class LogScanner:
                 return now
         return await self._await_read(self._n.poll_async, timeout_ms, self._max_records)
 
-    def _poll_blocking(self, timeout_ms, max_records: int):
+    def _poll_blocking(self, timeout_ms: int, max_records: int) -> _Polled:
         timeout_ms = self._check_timeout(timeout_ms)
         now = self._n.try_poll(max_records)  # already fetched: no hand-off to the I/O thread
         return now if now is not None else self._n.poll_blocking(timeout_ms, max_records)
 
-    async def _await_read(self, start, *args):
+    async def _await_read(self, start: Callable[..., asyncio.Future[_Polled]], *args: int) -> _Polled:
         # A cancelled earlier poll or read hands its batches back when its result arrives:
         # wait for that first, so records keep their order.
         prev = self._prev_settled
@@ -336,13 +345,13 @@ class LogScanner:
     def __enter__(self) -> "LogScanner":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     async def __aenter__(self) -> "LogScanner":
         return self
 
-    async def __aexit__(self, *exc) -> None:
+    async def __aexit__(self, *exc: object) -> None:
         self.close()
 
     def __repr__(self) -> str:
@@ -354,43 +363,52 @@ class LogScanner:
     # ---- record mode
 
     def poll(self, timeout_ms: int) -> ScanRecords:
-        """Records available now, or those arriving within ``timeout_ms`` milliseconds (an empty
-        list after the timeout). Returns as soon as any arrive. Record scanner only. The list
+        """Records available now, or those arriving within ``timeout_ms`` milliseconds (an int
+        >= 0), at most ``client.scanner.log.max-poll-records`` of them; an empty list after the
+        timeout. Returns as soon as any arrive. Record scanner only: FlussError (-2) on a batch
+        scanner, a closed scanner or connection, with nothing subscribed, or for a bad
+        ``timeout_ms``. The list
         is a ``ScanRecords``: it also groups by bucket (``buckets()``, ``records(bucket)``,
         ``count()``), as pyfluss's poll result does."""
         self._require(True, "poll")
         return self._records(self._poll_blocking(timeout_ms, self._max_records))
 
-    async def poll_async(self, timeout_ms: int) -> List[ScanRecord]:
-        """Awaitable twin of ``poll``; never blocks the event loop."""
+    async def poll_async(self, timeout_ms: int) -> ScanRecords:
+        """Awaitable twin of ``poll``: the records available now or arriving within
+        ``timeout_ms`` milliseconds; never blocks the event loop. Raises as ``poll``."""
         self._require(True, "poll_async")
         return self._records(await self._poll_async(timeout_ms))
 
     # ---- batch mode
 
     def poll_batches(self, timeout_ms: int) -> List[RecordBatch]:
-        """Arrow batches with their bucket and offsets, as ``poll``. Batch scanner only."""
+        """Arrow batches (``RecordBatch``: the batch, its bucket, first and last offset) available
+        now or arriving within ``timeout_ms`` milliseconds (an int >= 0); an empty list after the
+        timeout. Batch scanner only: FlussError (-2) on a record scanner, a closed scanner or
+        connection, or with nothing subscribed."""
         self._require(False, "poll_batches")
         return self._batches(self._poll_blocking(timeout_ms, 0))
 
     async def poll_batches_async(self, timeout_ms: int) -> List[RecordBatch]:
-        """Awaitable twin of ``poll_batches``."""
+        """Awaitable twin of ``poll_batches`` (waits at most ``timeout_ms`` milliseconds)."""
         self._require(False, "poll_batches_async")
         return self._batches(await self._poll_async(timeout_ms))
 
     async def poll_record_batch(self, timeout_ms: int) -> List[RecordBatch]:
-        """The later pyfluss name of ``poll_batches_async`` (awaited, as in pyfluss)."""
+        """The later pyfluss name of ``poll_batches_async`` (awaited, as in pyfluss): batches
+        arriving within ``timeout_ms`` milliseconds."""
         self._require(False, "poll_record_batch")
         return self._batches(await self._poll_async(timeout_ms))
 
     def poll_arrow(self, timeout_ms: int) -> pa.Table:
-        """What ``poll_batches`` returns, as one ``pyarrow.Table`` (empty, with the scanner's
-        schema, after the timeout). Batch scanner only."""
+        """What ``poll_batches(timeout_ms)`` returns, as one ``pyarrow.Table`` (empty, with the
+        scanner's schema, when nothing arrived within ``timeout_ms`` milliseconds). Batch scanner
+        only; raises as ``poll_batches``."""
         self._require(False, "poll_arrow")
         return self._arrow(self._poll_blocking(timeout_ms, 0))
 
     async def poll_arrow_async(self, timeout_ms: int) -> pa.Table:
-        """Awaitable twin of ``poll_arrow``."""
+        """Awaitable twin of ``poll_arrow`` (waits at most ``timeout_ms`` milliseconds)."""
         self._require(False, "poll_arrow_async")
         return self._arrow(await self._poll_async(timeout_ms))
 
@@ -426,7 +444,7 @@ class LogScanner:
         budget = _int_arg("to_arrow_batch_reader", "max_bytes", max_bytes, 1)
         state = self._reader = _ReaderState()
 
-        def parts():
+        def parts() -> Iterator[pa.RecordBatch]:
             start = True
             try:
                 while True:
@@ -475,7 +493,7 @@ class LogScanner:
                 self._n.requeue_from(state.polled, state.next)
             state.polled = None
 
-    def __arrow_c_stream__(self, requested_schema=None):
+    def __arrow_c_stream__(self, requested_schema: Optional[object] = None) -> object:
         """The Arrow PyCapsule stream interface: the scanner's bounded read (as
         ``to_arrow_batch_reader()``) from its current positions, so ``polars.DataFrame(scanner)``,
         ``duckdb.sql("select ... from scanner")`` and ``pa.table(scanner)`` read it batch by
@@ -483,7 +501,7 @@ class LogScanner:
         consumes: a second one returns only what was written since. Batch scanner only."""
         return self.to_arrow_batch_reader().__arrow_c_stream__(requested_schema)
 
-    def to_pandas(self):
+    def to_pandas(self) -> pd.DataFrame:
         """``to_arrow().to_pandas()``."""
         return _to_pandas(self.to_arrow(), "to_pandas")
 
@@ -496,21 +514,22 @@ class LogScanner:
         self._log_dropped_partitions()
         return _table_from_capsule(self._n.table_capsule(polled))
 
-    async def to_pandas_async(self):
+    async def to_pandas_async(self) -> pd.DataFrame:
         """Awaitable twin of ``to_pandas``."""
         return _to_pandas(await self.to_arrow_async(), "to_pandas_async")
 
     # ---- async iteration
 
-    def __aiter__(self):
+    def __aiter__(self) -> "LogScanner":
         return self
 
-    async def __anext__(self):
+    async def __anext__(self) -> Union[ScanRecord, RecordBatch]:
         """The next record (record scanner) or ``RecordBatch`` (batch scanner); waits for data
         without end (stop with ``break`` or by cancelling the task)."""
         while not self._pending:
             self._require(self._records_mode, "async for")
             polled = await self._poll_async(_ASYNC_ITER_POLL_MS)
-            self._pending = self._records(polled) if self._records_mode else self._batches(polled)
+            self._pending = cast(List[Union[ScanRecord, RecordBatch]],
+                                 self._records(polled) if self._records_mode else self._batches(polled))
             self._pending.reverse()
         return self._pending.pop()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 import pyarrow as pa
 
@@ -70,6 +70,7 @@ class Schema:
         return self._schema
 
     def get_column_names(self) -> List[str]:
+        """The column names, in schema order."""
         return list(self._schema.names)
 
     def get_column_types(self) -> List[str]:
@@ -78,10 +79,12 @@ class Schema:
         ``row<a int, b string>``; NOT NULL columns and nested levels end in `` NOT NULL``."""
         return list(self._types)
 
-    def get_columns(self) -> List[tuple]:
+    def get_columns(self) -> List[Tuple[str, str]]:
+        """``(name, Fluss type name)`` of each column, as ``get_column_names`` and ``get_column_types``."""
         return list(zip(self.get_column_names(), self.get_column_types()))
 
     def get_primary_keys(self) -> List[str]:
+        """The primary-key column names, in key order; empty for a log table."""
         return list(self._primary_keys)
 
     def __str__(self) -> str:

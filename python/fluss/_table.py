@@ -16,12 +16,13 @@ from ._writers import AppendWriter
 
 if TYPE_CHECKING:
     from ._connection import FlussConnection
+    from ._fluss import _Table
 
 
 class TableScan:
     """Scan builder: optional projection and limit, then a scanner."""
 
-    def __init__(self, table: "FlussTable"):
+    def __init__(self, table: "FlussTable") -> None:
         self._table = table
         self._projection: Optional[List[int]] = None
         self._limit: Optional[int] = None
@@ -38,7 +39,8 @@ class TableScan:
         return self
 
     def project_by_name(self, names: List[str]) -> "TableScan":
-        """Keeps the named columns, returned in the order given."""
+        """Keeps the columns ``names`` (a list of column names), returned in the order given.
+        Returns this builder. Raises FlussError (-2) for a name not in the table."""
         cols = self._table.get_table_info().get_column_names()
         out = []
         for name in names:
@@ -119,7 +121,7 @@ class TableScan:
 class TableAppend:
     """``table.new_append()`` (pyfluss 1.0): ``create_writer()`` makes the append writer."""
 
-    def __init__(self, table: "FlussTable"):
+    def __init__(self, table: "FlussTable") -> None:
         self._table = table
 
     def create_writer(self, on_delivery: Optional[DeliveryCallback] = None) -> AppendWriter:
@@ -133,7 +135,7 @@ class TableAppend:
 class FlussTable:
     """A table handle from ``FlussConnection.get_table``."""
 
-    def __init__(self, native, conn: "FlussConnection"):
+    def __init__(self, native: _Table, conn: "FlussConnection") -> None:
         self._n = native
         self._conn = conn
         self._info = TableInfo(native.info())

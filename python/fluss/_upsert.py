@@ -5,10 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, List, Optional, Sequence
 
 from ._errors import FlussError
+from ._records import Row
 from ._validate import _column_list
 from ._writers import WriteResultHandle, _WriterBase, _delivered
 
 if TYPE_CHECKING:
+    from ._delivery import Delivery
+    from ._fluss import _UpsertWriter
     from ._table import FlussTable
 
 
@@ -20,7 +23,7 @@ def _require_primary_key(table: "FlussTable", method: str) -> None:
                          f"(write a log table with new_append_writer())")
 
 
-def _column_indices(method: str, names: List[str], value) -> List[int]:
+def _column_indices(method: str, names: List[str], value: object) -> List[int]:
     """``value`` (a list/tuple of distinct column indexes) checked against the table's columns."""
     if isinstance(value, int) or not isinstance(value, (list, tuple)):
         raise FlussError(f"{method}: column_indices must be a list of column indexes, got {type(value).__name__}")
@@ -36,7 +39,8 @@ def _column_indices(method: str, names: List[str], value) -> List[int]:
     return out
 
 
-def _target_columns(table: "FlussTable", method: str, columns, column_indices) -> List[int]:
+def _target_columns(table: "FlussTable", method: str, columns: Optional[List[str]],
+                    column_indices: Optional[List[int]]) -> List[int]:
     """The target columns of a partial update as table column indexes, in the order given
     (the order of list/tuple rows); [] for full rows. FlussError (-2) before anything is made
     or sent for: both arguments, a name not in the table, an index out of range, a repeated
@@ -74,7 +78,11 @@ class UpsertWriter(_WriterBase):
     flushes on exit. Writes of one writer to one key are applied in the order made.
     """
 
-    def __init__(self, table: "FlussTable", target_columns: Sequence[int] = (), delivery=None):
+    if TYPE_CHECKING:
+        _n: _UpsertWriter
+
+    def __init__(self, table: "FlussTable", target_columns: Sequence[int] = (),
+                 delivery: Optional[Delivery] = None) -> None:
         # Made by FlussTable.new_upsert (which checks the table has a primary key) or by the
         # builder methods of a writer; target_columns are checked by _target_columns.
         self._table = table
@@ -86,10 +94,10 @@ class UpsertWriter(_WriterBase):
         # Bind the native hot path directly: no Python frame per row (a bound method of the
         # native object only, see AppendWriter).
         self._delivery = delivery
-        self.upsert = self._n.upsert if delivery is None else _delivered(self._n.upsert, delivery)
-        self.delete = self._n.delete if delivery is None else _delivered(self._n.delete, delivery)
+        self.upsert = self._n.upsert if delivery is None else _delivered(self._n.upsert, delivery)  # type: ignore[method-assign, assignment]
+        self.delete = self._n.delete if delivery is None else _delivered(self._n.delete, delivery)  # type: ignore[method-assign, assignment]
 
-    def upsert(self, row) -> WriteResultHandle:  # replaced per instance by the native method
+    def upsert(self, row: Row) -> WriteResultHandle:  # replaced per instance by the native method
         """Inserts ``row``, or replaces the row with its primary key.
 
         Args:
@@ -112,7 +120,7 @@ class UpsertWriter(_WriterBase):
         """
         return self._n.upsert(row)
 
-    def delete(self, pk) -> WriteResultHandle:  # replaced per instance by the native method
+    def delete(self, pk: Row) -> WriteResultHandle:  # replaced per instance by the native method
         """Deletes the row with primary key ``pk`` (nothing happens when there is none).
         Through a partial-update writer (``new_upsert(columns=...)``) Fluss deletes only the
         target columns: they become null, and the row goes away only when every other

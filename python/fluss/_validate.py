@@ -4,7 +4,7 @@ in the FlussError (-2) it raises, before anything is sent."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Dict, List, Optional
+from typing import Any, Dict, List, Optional
 
 from ._errors import FlussError
 from ._native import _fluss
@@ -15,7 +15,7 @@ from ._native import _fluss
 _MAX_BUCKETS = _fluss.MAX_BUCKET_COUNT
 
 
-def _column_list(owner: str, arg: str, value, columns: Optional[List[str]] = None) -> List[str]:
+def _column_list(owner: str, arg: str, value: Any, columns: Optional[List[str]] = None) -> List[str]:
     """``value`` (None, or a list/tuple of distinct str column names) as a list; with
     ``columns``, every name must be one of them. FlussError (-2) naming ``owner`` and ``arg``."""
     if value is None:
@@ -37,7 +37,7 @@ def _column_list(owner: str, arg: str, value, columns: Optional[List[str]] = Non
     return out
 
 
-def _as_text(value) -> Optional[str]:
+def _as_text(value: object) -> Optional[str]:
     """``value`` as the text the server and the core's config parser take: a str as is, a bool as
     ``"true"``/``"false"``, an int or float by ``str``; None for any other type (the caller
     raises, naming the key)."""
@@ -50,7 +50,7 @@ def _as_text(value) -> Optional[str]:
     return None
 
 
-def _string_map(owner: str, arg: str, value) -> Dict[str, str]:
+def _string_map(owner: str, arg: str, value: Any) -> Dict[str, str]:
     """``value`` (None, or a dict of str keys to str/int/float/bool values) as ``{str: str}``
     (bools as ``"true"``/``"false"``). FlussError (-2) naming ``owner`` and ``arg``."""
     if value is None:
@@ -68,7 +68,7 @@ def _string_map(owner: str, arg: str, value) -> Dict[str, str]:
     return out
 
 
-def _optional_str(owner: str, arg: str, value) -> Optional[str]:
+def _optional_str(owner: str, arg: str, value: object) -> Optional[str]:
     if value is not None and not isinstance(value, str):
         raise FlussError(f"{owner}: {arg} must be a str or None, got {type(value).__name__}")
     return value

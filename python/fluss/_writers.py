@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Optional
+from typing import TYPE_CHECKING, Callable, Optional, Type, Union, cast
 
 import pyarrow as pa
 
@@ -13,6 +13,28 @@ from ._delivery import Delivery
 from ._errors import REQUEST_TIME_OUT, FlussError, FlussTimeoutError
 from ._metadata import TableInfo
 from ._native import _fluss
+from ._records import Row
+
+if TYPE_CHECKING:
+    from types import TracebackType
+    from typing import Literal, Protocol, Tuple, TypeVar
+
+    import pandas as pd
+
+    from ._connection import FlussConnection
+
+    class ArrowArrayExportable(Protocol):
+        """An object exporting one Arrow record batch (the Arrow PyCapsule interface)."""
+
+        def __arrow_c_array__(self, requested_schema: Optional[object] = None) -> Tuple[object, object]: ...
+
+    class ArrowStreamExportable(Protocol):
+        """An object exporting an Arrow stream (the Arrow PyCapsule interface): polars and
+        DuckDB data, ``pa.RecordBatchReader``, ..."""
+
+        def __arrow_c_stream__(self, requested_schema: Optional[object] = None) -> object: ...
+
+    _W = TypeVar("_W", bound="_WriterBase")
 
 
 def _lossless(got: pa.DataType, want: pa.DataType) -> bool:
@@ -22,7 +44,7 @@ def _lossless(got: pa.DataType, want: pa.DataType) -> bool:
     if t.is_null(got):
         return True  # all null: fits any nullable column (a NOT NULL one is refused by its nulls)
     if t.is_dictionary(got):
-        return _lossless(got.value_type, want) or got.value_type.equals(want)  # decoded by the cast
+        return cast(bool, _lossless(got.value_type, want) or got.value_type.equals(want))  # decoded by the cast
     # large and view layouts (polars and DuckDB export string_view) hold the same values
     if (t.is_large_string(got) or t.is_string_view(got)) and t.is_string(want):
         return True
@@ -61,10 +83,10 @@ def _nested_castable(got: pa.DataType, want: pa.DataType) -> bool:
                 and all(_nested_castable(g.type, w.type) for g, w in zip(got, want)))
     if t.is_float64(got) and t.is_float32(want):
         return False  # exactness is checked for top-level columns only
-    return got.equals(want) or _lossless(got, want) or (t.is_integer(got) and t.is_integer(want))
+    return cast(bool, got.equals(want) or _lossless(got, want) or (t.is_integer(got) and t.is_integer(want)))
 
 
-def _exact_float32(col, cast, method: str, name: str) -> None:
+def _exact_float32(col: pa.Array, cast: pa.Array, method: str, name: str) -> None:
     """FlussError naming the column and the first value of float64 ``col`` that its float32
     ``cast`` does not hold exactly (NaN and infinities are exact)."""
     import pyarrow.compute as pc
@@ -78,7 +100,7 @@ def _exact_float32(col, cast, method: str, name: str) -> None:
 
 
 def _is_nested(t: pa.DataType) -> bool:
-    return pa.types.is_list(t) or pa.types.is_map(t) or pa.types.is_struct(t)
+    return cast(bool, pa.types.is_list(t) or pa.types.is_map(t) or pa.types.is_struct(t))
 
 
 def _nullable_inside(t: pa.DataType) -> pa.DataType:
@@ -95,14 +117,14 @@ def _nullable_inside(t: pa.DataType) -> pa.DataType:
     return t
 
 
-def _is_array_like(data) -> bool:
+def _is_array_like(data: object) -> bool:
     """A pa.RecordBatch, or an object exporting one record batch (``__arrow_c_array__``) and
     no stream."""
     return isinstance(data, pa.RecordBatch) or (hasattr(data, "__arrow_c_array__")
                                                 and not hasattr(data, "__arrow_c_stream__"))
 
 
-def _record_batch_of(data, method: str) -> pa.RecordBatch:
+def _record_batch_of(data: object, method: str) -> pa.RecordBatch:
     """``data`` as a pa.RecordBatch: one already, or imported through ``__arrow_c_array__``;
     FlussError (-2) naming ``method`` otherwise."""
     if isinstance(data, pa.RecordBatch):
@@ -116,10 +138,10 @@ def _record_batch_of(data, method: str) -> pa.RecordBatch:
                      f"got {type(data).__name__}")
 
 
-def _delivered(write, delivery: Delivery):
+def _delivered(write: Callable[[Row], WriteResultHandle], delivery: Delivery) -> Callable[[Row], WriteResultHandle]:
     """``write`` (a native per-row write: append, upsert, delete) telling ``delivery`` of each
     row's handle."""
-    def write_row(row):
+    def write_row(row: Row) -> WriteResultHandle:
         handle = write(row)
         delivery.row(handle)
         return handle
@@ -139,8 +161,12 @@ class _WriterBase:
     ``async with``. ``self._n`` is the native writer (writers.h: flush, buffer_full,
     buffer_memory_size, buffer_wait_timeout_ms, table_path)."""
 
-    _n = None
-    _conn = None  # the FlussConnection, to refuse use once it is closed
+    if TYPE_CHECKING:
+        _n: Union[_fluss._AppendWriter, _fluss._UpsertWriter]
+        _conn: Optional[FlussConnection]
+    else:
+        _n = None
+        _conn = None  # the FlussConnection, to refuse use once it is closed
 
     def _check_open(self, method: str) -> None:
         """FlussError (-2) naming ``method`` and the table once the connection is closed."""
@@ -200,11 +226,12 @@ class _WriterBase:
         self._check_open("flush")
         await self._n.flush()
 
-    async def __aenter__(self):
+    async def __aenter__(self: _W) -> _W:
         """``async with writer:`` returns the writer itself."""
         return self
 
-    async def __aexit__(self, exc_type, exc, tb) -> bool:
+    async def __aexit__(self, exc_type: Optional[Type[BaseException]], exc: Optional[BaseException],
+                        tb: Optional[TracebackType]) -> Literal[False]:
         """Leaving the block runs ``await self.flush()``, also when the block raised (what it
         queued before is still delivered, as the Java client's close does).
 
@@ -235,7 +262,11 @@ class AppendWriter(_WriterBase):
     ``flush()`` report failures.
     """
 
-    def __init__(self, native, table_info: TableInfo, conn=None, delivery: Optional[Delivery] = None):
+    if TYPE_CHECKING:
+        _n: _fluss._AppendWriter
+
+    def __init__(self, native: _fluss._AppendWriter, table_info: TableInfo, conn: Optional[FlussConnection] = None,
+                 delivery: Optional[Delivery] = None) -> None:
         self._n = native
         self._conn = conn
         self._schema = table_info.get_schema().arrow_schema
@@ -244,12 +275,12 @@ class AppendWriter(_WriterBase):
         # Bind the native hot path directly: no Python frame per row. (A bound method of the
         # native object only: storing one of self would make a reference cycle that keeps the
         # connection's sockets and I/O thread alive until the cycle collector runs.)
-        self.append = native.append if delivery is None else _delivered(native.append, delivery)
+        self.append = native.append if delivery is None else _delivered(native.append, delivery)  # type: ignore[method-assign, assignment]
 
     def __repr__(self) -> str:
         return f"<fluss.AppendWriter of {self._n.table_path}, columns={self._schema.names}>"
 
-    def append(self, row) -> WriteResultHandle:  # replaced per instance by the native method
+    def append(self, row: Row) -> WriteResultHandle:  # replaced per instance by the native method
         """Appends one row: a dict ``{column: value}`` (nullable columns may be left out) or a
         list/tuple in column order. Values: bool, int, float, str, bytes, datetime.date,
         datetime.time, datetime.datetime or pandas.Timestamp (naive, or aware for
@@ -350,7 +381,7 @@ class AppendWriter(_WriterBase):
             self._delivery.rows(handle, batch.num_rows)
         return handle
 
-    def write_arrow_batch(self, batch: pa.RecordBatch) -> WriteResultHandle:
+    def write_arrow_batch(self, batch: Union[pa.RecordBatch, ArrowArrayExportable]) -> WriteResultHandle:
         """Appends a ``pyarrow.RecordBatch`` (or any object exporting one through the Arrow
         PyCapsule interface, ``__arrow_c_array__``) whose columns have the table's names, in
         any order, and types (or types the table's type holds without loss).
@@ -362,7 +393,7 @@ class AppendWriter(_WriterBase):
         self._check_open("write_arrow_batch")
         return self._write_arrow_batch(batch)
 
-    def write_arrow(self, table: pa.Table) -> None:
+    def write_arrow(self, table: Union[pa.Table, pa.RecordBatch, ArrowStreamExportable, ArrowArrayExportable]) -> None:
         """Appends Arrow data (handles are not returned; use flush): a ``pyarrow.Table``, a
         ``pyarrow.RecordBatch``, or any object of the Arrow PyCapsule interface: a stream
         (``__arrow_c_stream__``: ``pa.RecordBatchReader``, polars DataFrames, DuckDB relations,
@@ -380,12 +411,12 @@ class AppendWriter(_WriterBase):
         if isinstance(table, pa.Table) or _is_array_like(table):
             self._write_table(table, "write_arrow")
         elif hasattr(table, "__arrow_c_stream__"):
-            self._write_stream(table, "write_arrow")
+            self._write_stream(cast("ArrowStreamExportable", table), "write_arrow")
         else:
             raise FlussError(f"write_arrow: expected a pyarrow.Table, RecordBatch or an Arrow stream "
                              f"(__arrow_c_stream__), got {type(table).__name__}")
 
-    def _write_stream(self, data, _method: str) -> None:
+    def _write_stream(self, data: ArrowStreamExportable, _method: str) -> None:
         """Writes an ``__arrow_c_stream__`` object batch by batch (see ``write_arrow``)."""
         try:
             reader = pa.RecordBatchReader.from_stream(data)
@@ -416,7 +447,7 @@ class AppendWriter(_WriterBase):
             queued += batch.num_rows
             i += 1
 
-    def _write_table(self, table, _method: str) -> None:
+    def _write_table(self, table: Union[pa.Table, pa.RecordBatch, ArrowArrayExportable], _method: str) -> None:
         """write_arrow of a table or one record batch, errors named after the public method
         ``_method``."""
         if not isinstance(table, pa.Table):
@@ -434,8 +465,8 @@ class AppendWriter(_WriterBase):
                 raise FlussError(_method + e.message[len("write_arrow_batch"):], e.error_code,
                                  e.is_retriable()) from None
 
-    def write_pandas(self, df) -> None:
-        """Appends a pandas DataFrame, converted with the table's Arrow schema (columns by name;
+    def write_pandas(self, df: pd.DataFrame) -> None:
+        """Appends ``df``, a pandas DataFrame, converted with the table's Arrow schema (columns by name;
         the index is ignored). Raises FlussError for an object that is not a pandas DataFrame
         (or when pandas is not installed), a missing or unknown column or a value the column's
         type cannot hold; nothing of the frame is written then."""
