@@ -64,7 +64,7 @@ class Delivery:
             self._handle = handle
             self._count = [0]
             self._watch(handle, self._count)
-        cast(List[int], self._count)[0] += 1  # set by the first row
+        cast("List[int]", self._count)[0] += 1  # set by the first row
 
     def rows(self, handle: WriteResultHandle, n: int) -> None:
         """``n`` rows were written as a batch of their own (write_arrow_batch) with ``handle``."""

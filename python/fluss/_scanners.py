@@ -529,7 +529,7 @@ class LogScanner:
         while not self._pending:
             self._require(self._records_mode, "async for")
             polled = await self._poll_async(_ASYNC_ITER_POLL_MS)
-            self._pending = cast(List[Union[ScanRecord, RecordBatch]],
+            self._pending = cast("List[Union[ScanRecord, RecordBatch]]",
                                  self._records(polled) if self._records_mode else self._batches(polled))
             self._pending.reverse()
         return self._pending.pop()
