@@ -101,30 +101,52 @@ def _anchor(key: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", key.lower()).strip("-")
 
 
+def _also_spelled(k: dict) -> str:
+    """The other spellings of a key, e.g. ```writer.batch.size` (seed), `writer.batch-size` (pyfluss 1.0)``."""
+    seed, py = k["seed_key"], k["pyfluss_key"]
+    if seed == py == k["key"]:
+        return "the same in the seed guide and pyfluss 1.0"
+    parts = []
+    if seed and seed == py:
+        parts.append(f"`{seed}` (seed guide and pyfluss 1.0)")
+    else:
+        if seed and seed != k["key"]:
+            parts.append(f"`{seed}` (seed guide)")
+        if py and py != k["key"]:
+            parts.append(f"`{py}` (pyfluss 1.0)")
+    return ", ".join(parts) if parts else "–"
+
+
 def config_reference_markdown(keys: List[dict]) -> str:
-    """The configuration reference as Markdown: one table per section (connection, writers,
-    scanners, lookups, authentication) with, per key, the Java spelling, the seed's and
-    pyfluss 1.0's spellings, the default, the kind of value and the description. ``keys`` is
-    ``fluss.Config.known_keys()``. Raises ValueError when a key fits no section."""
-    placed = {k["key"]: False for k in keys}
-    out: List[str] = []
+    """The configuration reference as Markdown: a summary table of every key (linked to its
+    entry, with default and kind of value), then one section per group (connection, writers,
+    scanners, lookups, authentication) with an entry per key: heading with the Java spelling
+    (anchor: the key with every run of other characters as ``-``), the description, the
+    default, the value accepted and the other spellings. ``keys`` is
+    ``fluss.Config.known_keys()``. Raises ValueError when a key fits no group."""
+    groups = []
+    placed = set()
     for title, fits in _SECTIONS:
         rows = [k for k in keys if fits(k["key"])]
-        if not rows:
-            continue
-        out += [f"### {title}", "",
-                "| Key | Seed spelling | pyfluss 1.0 spelling | Default | Value | Description |",
-                "|---|---|---|---|---|---|"]
-        for k in rows:
-            placed[k["key"]] = True
-            seed = f"`{k['seed_key']}`" if k["seed_key"] else "–"
-            py = f"`{k['pyfluss_key']}`" if k["pyfluss_key"] else "–"
-            out.append(f"| <span id=\"{_anchor(k['key'])}\"></span>`{k['key']}` | {seed} | {py} | "
-                       f"{_cell(_default_text(k))} | {_cell(_kind_text(k))} | {_cell(k['description'])} |")
-        out.append("")
-    missing = [key for key, done in placed.items() if not done]
+        placed |= {k["key"] for k in rows}
+        if rows:
+            groups.append((title, rows))
+    missing = [k["key"] for k in keys if k["key"] not in placed]
     if missing:
         raise ValueError(f"config keys in no section of the reference: {missing}")
+    out: List[str] = ["| Key | Default | Value |", "|---|---|---|"]
+    for _, rows in groups:
+        for k in rows:
+            out.append(f"| [`{k['key']}`](#{_anchor(k['key'])}) | {_cell(_default_text(k))} | {_cell(_kind_text(k))} |")
+    out.append("")
+    for title, rows in groups:
+        out += [f"### {title}", ""]
+        for k in rows:
+            out += [f"#### `{k['key']}` {{ #{_anchor(k['key'])} }}", "",
+                    k["description"], "",
+                    f"- Default: {_default_text(k)}",
+                    f"- Value: {_kind_text(k)}",
+                    f"- Also spelled: {_also_spelled(k)}", ""]
     return "\n".join(out)
 
 

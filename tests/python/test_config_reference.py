@@ -159,34 +159,51 @@ def test_a_pyfluss_spelling_beside_the_java_one_is_refused_and_a_seed_spelling_i
         "writer.batch.size": "1kb", "client.writer.batch-size": "2kb"}
 
 
+def _anchor(key: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", key).strip("-")
+
+
 def test_the_generated_page_lists_every_key():
     ref = _reference()
     source = (ROOT / "docs" / "configuration.md").read_text()
     assert source.count("<!-- fluss:config-keys -->") == 1
     page = ref.expand(source, "configuration.md")
     assert "<!-- fluss:" not in page
-    rows = [line for line in page.splitlines() if line.startswith("| <span id=")]
-    assert len(rows) == len(KEYS) == 26
-    row_of = {re.search(r"</span>`([^`]+)`", row).group(1): row for row in rows}
-    assert list(row_of) == [k["key"] for k in KEYS if not k["key"].startswith("client.") or k["key"] in (
-        "client.request-timeout", "client.connect-timeout")] + [k["key"] for k in KEYS if k["key"].startswith(
-        ("client.writer.",))] + [k["key"] for k in KEYS if k["key"].startswith("client.scanner.")] + [
-        k["key"] for k in KEYS if k["key"].startswith("client.lookup.")] + [
-        k["key"] for k in KEYS if k["key"].startswith("client.security.")]  # grouped in sections, table order
+    kinds = {"text": "text", "secret": "secret text", "bytes": "bytes", "count": "count",
+             "milliseconds": "milliseconds", "bool": "bool", "enum": "one of"}
+    # The summary table: every key once, linked to its entry, with its default and kind.
+    summary = re.findall(r"^\| \[`([^`]+)`\]\(#([a-z0-9-]+)\) \| (.+) \| (.+) \|$", page, re.M)
+    assert sorted(key for key, *_ in summary) == sorted(k["key"] for k in KEYS)
+    # The entries: heading with the anchor, the description, default, value, other spellings.
+    entries = re.findall(r"^#### `([^`]+)` \{ #([a-z0-9-]+) \}\n\n(.+)\n\n- Default: (.+)\n- Value: (.+)\n"
+                         r"- Also spelled: (.+)$", page, re.M)
+    assert len(entries) == len(KEYS) == 26
+    by_key = {e[0]: e for e in entries}
+    rows = {key: (anchor, default, value) for key, anchor, default, value in summary}
     for k in KEYS:
-        row = row_of[k["key"]]
-        cells = [c.strip() for c in row.strip("|").split(" | ")]
-        assert len(cells) == 6, row
-        assert cells[0] == f'<span id="{re.sub(r"[^a-z0-9]+", "-", k["key"]).strip("-")}"></span>`{k["key"]}`'
-        assert cells[1] == (f"`{k['seed_key']}`" if k["seed_key"] else "–")
-        assert cells[2] == (f"`{k['pyfluss_key']}`" if k["pyfluss_key"] else "–")
-        assert cells[3].startswith(f"`{k['default']}`") if k["default"] else cells[3] == "unset"
-        assert cells[4].startswith({"text": "text", "secret": "secret text", "bytes": "bytes", "count": "count",
-                                    "milliseconds": "milliseconds", "bool": "bool", "enum": "one of"}[k["kind"]])
-        assert cells[5] == k["description"].replace("|", "\\|")
-    assert "| `client.writer.batch-size`" not in page  # every row carries its anchor
-    assert ref.config_reference_markdown(KEYS).count("### ") == 5
-    assert "`2097152` (2 MiB)" in page and "`120000` (2 min)" in page and "`316224000000` (no limit)" in page
+        key, anchor, description, default, value, also = by_key[k["key"]]
+        assert anchor == _anchor(key) == rows[key][0]
+        assert description == k["description"]
+        assert default.startswith(f"`{k['default']}`") if k["default"] else default == "unset"
+        assert value.startswith(kinds[k["kind"]])
+        assert (default, value) == (rows[key][1].replace("\\|", "|"), rows[key][2].replace("\\|", "|"))
+        for spelling, source_name in ((k["seed_key"], "seed guide"), (k["pyfluss_key"], "pyfluss 1.0")):
+            if spelling and spelling != key:
+                assert f"`{spelling}` (" in also and source_name in also, (key, also)
+        if k["seed_key"] is None and k["pyfluss_key"] is None:
+            assert also == "–"
+        for v in k["values"] or []:
+            assert f"`{v}`" in value
+    assert by_key["bootstrap.servers"][5] == "the same in the seed guide and pyfluss 1.0"
+    assert by_key["client.writer.acks"][5] == "`writer.acks` (seed guide and pyfluss 1.0)"
+    assert by_key["client.writer.batch-size"][3:6] == (
+        "`2097152` (2 MiB)", "bytes, 1 to 2147483647", "`writer.batch.size` (seed guide), `writer.batch-size` (pyfluss 1.0)")
+    assert by_key["client.writer.delivery-timeout"][3] == "`120000` (2 min)"
+    assert by_key["client.writer.buffer.wait-timeout"][3] == "`316224000000` (no limit)"
+    assert by_key["client.scanner.log.fetch.min-bytes"][3] == "`1` bytes"
+    assert by_key["client.scanner.log.fetch.wait-max-time"][4] == "milliseconds, 0 or more; longer is taken as 2147483647"
+    assert [line for line in page.splitlines() if line.startswith("### ")] == [
+        "### Connection and requests", "### Writers", "### Scanners", "### Lookups", "### Authentication"]
 
 
 def test_the_generated_error_codes_are_fluss_error_code():
