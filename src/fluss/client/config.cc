@@ -416,12 +416,14 @@ Result<ClientOptions> ParseClientOptions(const std::map<std::string, std::string
   for (const auto& [key, value] : properties) {
     const KeyEntry* e = FindEntry(key);
     if (e == nullptr) return Status::InvalidArgument("config '" + key + "': unknown property");
-    // A pyfluss spelling beside the Java one: refused. (A seed spelling beside it is applied
-    // after it, and wins, as before the table existed.)
-    if (key == e->info.pyfluss_key && key != e->info.seed_key && key != e->info.key &&
-        properties.count(std::string(e->info.key)))
-      return Status::InvalidArgument("config '" + key + "' and '" + std::string(e->info.key) +
-                                     "' set the same property: give one of them");
+    // Two spellings of one property (Java, seed, pyfluss 1.0): refused, whichever they are;
+    // neither value could be said to win. Checked from the other spelling, so that the message
+    // names it first and the Java key second.
+    for (std::string_view other : {e->info.key, e->info.seed_key, e->info.pyfluss_key}) {
+      if (key != e->info.key && !other.empty() && other != key && properties.count(std::string(other)))
+        return Status::InvalidArgument("config '" + key + "' and '" + std::string(other) +
+                                       "' set the same property: give one of them");
+    }
     FLUSS_RETURN_NOT_OK(e->apply(e->info, s, key, value));  // errors name `key`, as given
   }
   ClientOptions& o = s.o;
