@@ -180,8 +180,8 @@ class FlussTable:
         Args:
             columns: for a partial update, the column names to write (every primary-key column
                 among them); rows then hold only these columns, list/tuple rows in this order.
-            column_indices: the same as 0-based table column indexes.
-            Neither: full rows.
+            column_indices: the same as 0-based table column indexes (neither of the two:
+                full rows).
             on_delivery: optional ``callback(error, rows)`` per write batch, as for
                 ``new_append_writer`` (needs a running event loop: call this in a coroutine).
 
