@@ -204,15 +204,16 @@ LOG_ROWS = [
     {"id": 2, "name": "Bob", "score": pa.scalar(0.1, pa.float32()).as_py(), "d": decimal.Decimal("-1.00"),
      "day": datetime.date(2024, 12, 31), "t": datetime.time(23, 59, 59, 999000),
      "ts": datetime.datetime(2024, 1, 2, 3, 4, 5), "ltz": datetime.datetime(2024, 1, 2, 1, 4, 5, tzinfo=UTC),
-     "b": b""},
-    {"id": 3, "name": "", "score": None, "d": None, "day": None, "t": None, "ts": None, "ltz": None, "b": b""},
+     "b": None},
+    # An empty unquoted CSV cell is null, strings and bytes too.
+    {"id": 3, "name": None, "score": None, "d": None, "day": None, "t": None, "ts": None, "ltz": None, "b": None},
 ]
 LOG_JSONL = [
     '{"id": 1, "name": "Alice", "score": 95.5, "d": "12.34", "day": "2024-01-02", "t": "10:11:12.345", '
     '"ts": "2024-01-02T03:04:05.123", "ltz": "2024-01-02T03:04:05.123456+00:00", "b": "aGk="}',
     '{"id": 2, "name": "Bob", "score": 0.1, "d": "-1.00", "day": "2024-12-31", "t": "23:59:59.999", '
-    '"ts": "2024-01-02T03:04:05.000", "ltz": "2024-01-02T01:04:05.000000+00:00", "b": ""}',
-    '{"id": 3, "name": "", "score": null, "d": null, "day": null, "t": null, "ts": null, "ltz": null, "b": ""}',
+    '"ts": "2024-01-02T03:04:05.000", "ltz": "2024-01-02T01:04:05.000000+00:00", "b": null}',
+    '{"id": 3, "name": null, "score": null, "d": null, "day": null, "t": null, "ts": null, "ltz": null, "b": null}',
 ]
 
 
@@ -240,7 +241,7 @@ async def test_produce_csv_then_tail_in_every_format(bootstrap_servers, conn, ad
     assert cli(s, "tail", f"{db}.log", "--limit", "2") == (
         "id  name   score  d      day         t             ts                       ltz                               b\n"
         "1   Alice  95.5   12.34  2024-01-02  10:11:12.345  2024-01-02T03:04:05.123  2024-01-02T03:04:05.123456+00:00  aGk=\n"
-        "2   Bob    0.1    -1.00  2024-12-31  23:59:59.999  2024-01-02T03:04:05.000  2024-01-02T01:04:05.000000+00:00\n")
+        "2   Bob    0.1    -1.00  2024-12-31  23:59:59.999  2024-01-02T03:04:05.000  2024-01-02T01:04:05.000000+00:00  null\n")
     # Stops once nothing arrives: from latest there is nothing.
     assert cli(s, "tail", f"{db}.log", "--from", "latest", "--format", "jsonl", "--timeout-ms", "1500") == ""
     assert cli(s, "describe", f"{db}.log").splitlines()[-2:] == ["  bucket  earliest  latest", "  0       0         3"]
@@ -257,6 +258,40 @@ async def test_produce_csv_then_tail_in_every_format(bootstrap_servers, conn, ad
     dump_csv.write_text(cli(s, "tail", f"{db}.log", "--format", "csv", "--limit", "3"))
     assert summary(3, f"{db}.copy2", dump_csv).fullmatch(cli(s, "produce", f"{db}.copy2", str(dump_csv)))
     assert (await read_all(await conn.get_table(copy2), 1)).to_pylist() == LOG_ROWS
+
+
+async def test_produce_refuses_what_append_refuses_and_csv_keeps_null_apart_from_empty(
+        bootstrap_servers, conn, admin, db, tmp_path):
+    s = bootstrap_servers
+    await create_served(s, admin, db, "f", "--schema", "f FLOAT, tm TIME(3)", "--buckets", "1")
+    for name, text in [("big.csv", "f,tm\n1e39,\n"), ("big.jsonl", '{"f": -1e39}\n')]:
+        f = tmp_path / name
+        f.write_text(text)
+        value = "1e+39" if name.endswith("csv") else "-1e+39"
+        assert cli(s, "produce", f"{db}.f", str(f), rc=1) == \
+            f"fluss: error: produce: {f}: column 'f': value {value} is beyond the range of FLOAT " \
+            "(0 rows before it were written)\n"
+    fine = tmp_path / "fine.csv"
+    fine.write_text("f,tm\n1.5,00:00:00.0001\n")
+    assert cli(s, "produce", f"{db}.f", str(fine), rc=1) == \
+        f"fluss: error: produce: {fine}: column 'tm': '00:00:00.0001' is finer than the column's time32[ms] keeps " \
+        "(0 rows before it were written)\n"
+    # Nothing of the refused files was written.
+    assert cli(s, "describe", f"{db}.f").splitlines()[-1] == "  0       0         0"
+
+    src_path = await create_served(s, admin, db, "s", "--schema", "s STRING, b BYTES, i INT", "--buckets", "1")
+    rows = [{"s": None, "b": None, "i": None}, {"s": "", "b": b"", "i": 1}, {"s": 'a,"b"', "b": b"x", "i": 2},
+            {"s": " pad", "b": None, "i": 3}]
+    writer = await (await conn.get_table(src_path)).new_append_writer()
+    for r in rows:
+        writer.append(r)
+    await writer.flush()
+    dump = tmp_path / "s.csv"
+    dump.write_text(cli(s, "tail", f"{db}.s", "--format", "csv", "--limit", "4"))
+    assert dump.read_text() == 's,b,i\n,,\n"","",1\n"a,""b""",eA==,2\n" pad",,3\n'
+    copy = await create_served(s, admin, db, "s2", "--schema", "s STRING, b BYTES, i INT", "--buckets", "1")
+    cli(s, "produce", f"{db}.s2", str(dump))
+    assert (await read_all(await conn.get_table(copy), 1)).to_pylist() == rows
 
 
 async def test_tail_from_a_timestamp(bootstrap_servers, conn, admin, db, tmp_path):

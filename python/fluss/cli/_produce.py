@@ -16,7 +16,7 @@ import pyarrow.parquet as pa_parquet
 import fluss
 
 from ._common import CliError, Settings, table_path
-from ._values import convert_column, map_columns, read_type
+from ._values import convert_column, map_columns, read_type, to_float32
 
 FORMATS = ("csv", "jsonl", "parquet")
 _EXTENSIONS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl",
@@ -77,8 +77,11 @@ class _Source:
                 reader = pa_csv.open_csv(
                     self._file,
                     read_options=pa_csv.ReadOptions(block_size=TEXT_BLOCK_BYTES, use_threads=False),
+                    # An empty unquoted cell is null for every type, strings too; "" is an
+                    # empty string (what tail --format csv writes).
                     convert_options=pa_csv.ConvertOptions(
-                        column_types={f.name: read_type(f.type, "csv") for f in self.schema}))
+                        column_types={f.name: read_type(f.type, "csv") for f in self.schema},
+                        strings_can_be_null=True, quoted_strings_can_be_null=False))
             else:
                 reader = pa_json.open_json(
                     self._file,
@@ -118,6 +121,8 @@ def conform(batch: pa.RecordBatch, schema: pa.Schema, fmt: str, where: str) -> p
         col = batch.column(idx)
         try:
             col = convert_column(col, f.type, fmt)
+            if pa.types.is_float32(f.type) and pa.types.is_float64(col.type):
+                col = to_float32(col)
             if col.type != f.type:
                 col = col.cast(f.type, safe=True)
         except (ValueError, TypeError, pa.ArrowException) as e:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import csv
 import datetime
 import re
 from typing import Dict, List, Optional, Set, TextIO, Tuple
@@ -21,6 +20,21 @@ POLL_MS = 500
 PARTITION_REFRESH_S = 5.0
 
 FORMATS = ("table", "jsonl", "csv")
+
+
+def _csv_line(cells: List[Optional[str]]) -> str:
+    """One CSV line: a null (None) is an empty cell, an empty string a quoted one (``""``), so
+    that produce reads them back apart; a cell holding a comma, quote, line break or edge space
+    is quoted with its quotes doubled (RFC 4180)."""
+    out = []
+    for c in cells:
+        if c is None:
+            out.append("")
+        elif c == "" or any(ch in c for ch in ',"\r\n') or c != c.strip():
+            out.append('"' + c.replace('"', '""') + '"')
+        else:
+            out.append(c)
+    return ",".join(out)
 CHANGE_COLUMN = "_change_type"
 
 
@@ -61,9 +75,9 @@ class _Printer:
         self.out = out
         self.header = ([CHANGE_COLUMN] if with_change else []) + list(schema.names)
         self.widths: Optional[List[int]] = None
-        self.csv = csv.writer(out, lineterminator="\n") if fmt == "csv" else None
-        if self.csv is not None:
-            self.csv.writerow(self.header)
+        self.csv = fmt == "csv"
+        if self.csv:
+            self.out.write(_csv_line(self.header) + "\n")
 
     def cells(self, record: fluss.ScanRecord) -> List[str]:
         """The record as text cells, in header order."""
@@ -82,9 +96,14 @@ class _Printer:
                 if self.with_change:
                     obj = {CHANGE_COLUMN: r.change_type.short_string(), **obj}
                 self.out.write(json_text(obj) + "\n")
-        elif self.csv is not None:
+        elif self.csv:
             for r in records:
-                self.csv.writerow(self.cells(r))
+                csv_cells: List[Optional[str]] = [
+                    None if r.row.get(f.name) is None else c
+                    for f, c in zip(self.schema, self.cells(r)[-len(self.schema):])]
+                if self.with_change:
+                    csv_cells.insert(0, r.change_type.short_string())
+                self.out.write(_csv_line(csv_cells) + "\n")
         else:
             rows = [self.cells(r) for r in records]
             if self.widths is None:

@@ -23,6 +23,7 @@ import struct
 from typing import Any, Callable, Dict, List, Optional
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 
 def _float32_text(v: float) -> str:
@@ -116,6 +117,18 @@ def _needs_python(dtype: pa.DataType, fmt: str) -> bool:
     return False
 
 
+def to_float32(column: pa.Array) -> pa.Array:
+    """A float64 column as FLOAT: each value rounded to the nearest float32, as the client's
+    append does. Raises ValueError for a finite value beyond FLOAT's range (Arrow's cast would
+    make it infinite)."""
+    narrow = column.cast(pa.float32())
+    beyond = pc.and_(pc.is_inf(narrow), pc.invert(pc.is_inf(column)))
+    if pc.any(beyond).as_py():
+        first = column.filter(beyond)[0].as_py()
+        raise ValueError(f"value {first!r} is beyond the range of FLOAT")
+    return narrow
+
+
 def read_type(dtype: pa.DataType, fmt: str) -> pa.DataType:
     """The Arrow type to ask pyarrow's ``fmt`` reader for where the table has ``dtype``: the same
     type, a timestamp of at least microseconds (text with microsecond digits, as ``tail``
@@ -123,6 +136,8 @@ def read_type(dtype: pa.DataType, fmt: str) -> pa.DataType:
     value fits), or a string type at each level that ``convert_column`` turns into ``dtype``."""
     if pa.types.is_timestamp(dtype) and dtype.unit in ("s", "ms"):
         return pa.timestamp("us", tz=dtype.tz)
+    if pa.types.is_float32(dtype):
+        return pa.float64()  # parsed wide, so that a value beyond FLOAT is refused (to_float32)
     if pa.types.is_list(dtype):
         f = dtype.value_field
         return pa.list_(pa.field(f.name, read_type(f.type, fmt), f.nullable))
@@ -157,9 +172,15 @@ def _decoder(dtype: pa.DataType) -> Callable[[Any], Any]:
             if v == "":
                 return None  # an empty CSV cell
             try:
-                return datetime.time.fromisoformat(v)
+                t = datetime.time.fromisoformat(v)
             except (TypeError, ValueError):
                 raise ValueError(f"{v!r} is not an ISO-8601 time (HH:MM:SS[.fff])") from None
+            if t.microsecond % keep_us:
+                raise ValueError(f"{v!r} is finer than the column's {dtype} keeps")
+            return t
+        # Microseconds a value of the column's unit is a multiple of: a finer one is refused, as
+        # the client's append refuses it (pa.array would truncate it).
+        keep_us = {"s": 1_000_000, "ms": 1000}.get(dtype.unit, 1)
         return time
     if pa.types.is_list(dtype):
         inner = _decoder(dtype.value_type)
