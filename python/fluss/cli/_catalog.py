@@ -7,7 +7,7 @@ from typing import Dict, List, Optional, TextIO
 
 import fluss
 
-from ._common import CliError, Settings, align, table_path, write_lines
+from ._common import CliError, Settings, align, key_values, table_path, write_lines
 from ._schema_text import SchemaTextError, parse_names, parse_schema, render_column, render_type
 
 #: How long ``create`` waits by default for the coordinator to give every bucket a leader (s).
@@ -109,13 +109,7 @@ def _names(values: List[str], option: str) -> List[str]:
 
 def _properties(pairs: List[str]) -> Dict[str, str]:
     """``--property key=value`` pairs as a dict. Raises CliError (2) for a pair without ``=``."""
-    props: Dict[str, str] = {}
-    for pair in pairs:
-        key, eq, value = pair.partition("=")
-        if not eq or not key.strip():
-            raise CliError(f"--property: expected key=value, got {pair!r}", 2)
-        props[key.strip()] = value
-    return props
+    return key_values(pairs, "--property")
 
 
 def table_descriptor(schema_text: str, primary_key: List[str], buckets: Optional[int], bucket_key: List[str],

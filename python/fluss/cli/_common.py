@@ -23,6 +23,18 @@ class CliError(Exception):
         self.exit_code = exit_code
 
 
+def key_values(pairs: List[str], option: str) -> Dict[str, str]:
+    """``key=value`` texts as a dict (the key stripped, the value as given). Raises CliError (2)
+    naming ``option`` for a pair without ``=`` or with an empty key."""
+    result: Dict[str, str] = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            raise CliError(f"{option}: expected key=value, got {pair!r}", 2)
+        result[key.strip()] = value
+    return result
+
+
 @dataclass
 class Settings:
     """Connection settings from the global options.
@@ -41,12 +53,7 @@ class Settings:
         """Settings from the option values: ``bootstrap`` (None: the environment or the
         default) and ``pairs`` of ``key=value`` text. Raises CliError (2) for a pair without
         ``=`` or with an empty key."""
-        config: Dict[str, str] = {}
-        for pair in pairs:
-            key, eq, value = pair.partition("=")
-            if not eq or not key.strip():
-                raise CliError(f"-c/--config: expected key=value, got {pair!r}", 2)
-            config[key.strip()] = value
+        config = key_values(pairs, "-c/--config")
         servers = bootstrap or os.environ.get(ENV_BOOTSTRAP) or config.get("bootstrap.servers") or DEFAULT_BOOTSTRAP
         return Settings(servers, config)
 
