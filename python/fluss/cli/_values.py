@@ -149,6 +149,25 @@ def read_type(dtype: pa.DataType, fmt: str) -> pa.DataType:
     return pa.string()
 
 
+def _iso_decoder(parse: Callable[[str], Any], what: str,
+                 refuse: Callable[[Any], Optional[str]]) -> Callable[[Any], Any]:
+    """A decoder of ISO-8601 text with ``parse``: an empty text (an empty CSV cell) is None; a
+    text that does not parse, or a value for which ``refuse`` gives a reason, raises ValueError
+    naming the text and saying it is not ``what`` (or the reason)."""
+    def decode(v: Any) -> Any:
+        if v == "":
+            return None
+        try:
+            value = parse(v)
+        except (TypeError, ValueError):
+            raise ValueError(f"{v!r} is not {what}") from None
+        reason = refuse(value)
+        if reason:
+            raise ValueError(f"{v!r} is {reason}")
+        return value
+    return decode
+
+
 def _decoder(dtype: pa.DataType) -> Callable[[Any], Any]:
     """A function turning a value read as ``read_type(dtype)`` into a Python value of ``dtype``."""
     if pa.types.is_binary(dtype) or pa.types.is_large_binary(dtype) or pa.types.is_fixed_size_binary(dtype):
@@ -159,29 +178,15 @@ def _decoder(dtype: pa.DataType) -> Callable[[Any], Any]:
                 raise ValueError(f"{v!r} is not base64 (BYTES and BINARY values are read as base64)") from None
         return b64
     if pa.types.is_date(dtype):
-        def date(v: Any) -> Any:
-            if v == "":
-                return None  # an empty CSV cell
-            try:
-                return datetime.date.fromisoformat(v)
-            except (TypeError, ValueError):
-                raise ValueError(f"{v!r} is not an ISO-8601 date (YYYY-MM-DD)") from None
-        return date
+        return _iso_decoder(datetime.date.fromisoformat, "an ISO-8601 date (YYYY-MM-DD)", lambda d: None)
     if pa.types.is_time(dtype):
-        def time(v: Any) -> Any:
-            if v == "":
-                return None  # an empty CSV cell
-            try:
-                t = datetime.time.fromisoformat(v)
-            except (TypeError, ValueError):
-                raise ValueError(f"{v!r} is not an ISO-8601 time (HH:MM:SS[.fff])") from None
-            if t.microsecond % keep_us:
-                raise ValueError(f"{v!r} is finer than the column's {dtype} keeps")
-            return t
         # Microseconds a value of the column's unit is a multiple of: a finer one is refused, as
         # the client's append refuses it (pa.array would truncate it).
         keep_us = {"s": 1_000_000, "ms": 1000}.get(dtype.unit, 1)
-        return time
+
+        def finer(t: datetime.time) -> Optional[str]:
+            return f"finer than the column's {dtype} keeps" if t.microsecond % keep_us else None
+        return _iso_decoder(datetime.time.fromisoformat, "an ISO-8601 time (HH:MM:SS[.fff])", finer)
     if pa.types.is_list(dtype):
         inner = _decoder(dtype.value_type)
         return lambda v: [None if x is None else inner(x) for x in v]
