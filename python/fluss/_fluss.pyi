@@ -275,7 +275,7 @@ class _Connection:
 
 def _close_all_connections() -> None:
     """
-    Closes every connection this process opened that is still open (at exit, before finalization).
+    Closes every connection this process opened that is still open, then keeps native threads out of Python (at exit, before finalization; once).
     """
 
 # ---- the core's log lines (log_bridge.cc)

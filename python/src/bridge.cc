@@ -5,15 +5,14 @@
 #include <Python.h>
 
 #include "bindings.h"
+#include "python_gate.h"
 
 namespace fluss::py {
 
 PyRef::~PyRef() {
   if (!obj_) return;
-  if (!Py_IsInitialized() || _Py_IsFinalizing()) return;  // leak rather than touch a dying interpreter
-  PyGILState_STATE s = PyGILState_Ensure();
-  Py_DECREF(obj_);
-  PyGILState_Release(s);
+  PythonScope py;
+  if (py.admitted()) Py_DECREF(obj_);  // otherwise leaked rather than touch a dying interpreter
 }
 
 void ReportUnraisable(const char* what) {

@@ -17,6 +17,7 @@
 
 #include "fluss/client.h"
 #include "loop_queue.h"
+#include "python_gate.h"
 
 namespace fluss::py {
 
@@ -107,8 +108,8 @@ struct Completion {
       inbox->Push(std::make_unique<SettlementOf<decltype(run)>>(std::move(run)));
       return;
     }
-    nb::gil_scoped_acquire gil;
-    settle(fn);
+    PythonScope py;
+    if (py.admitted()) settle(fn);  // otherwise the interpreter is going away: nobody waits
   }
 };
 

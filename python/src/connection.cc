@@ -9,6 +9,7 @@
 
 #include "bindings.h"
 #include "bridge.h"
+#include "python_gate.h"
 
 namespace fluss::py {
 
@@ -28,7 +29,8 @@ void Register(const std::shared_ptr<Connection>& c) {
 }
 
 /// Closes every connection still open (GIL released while they close); errors are dropped:
-/// at exit nobody is left to hear them.
+/// at exit nobody is left to hear them. Then closes the way into Python for native threads
+/// (ClosePythonGate): called once, at exit.
 void CloseAllConnections() {
   std::vector<std::shared_ptr<Connection>> live;
   {
@@ -41,6 +43,9 @@ void CloseAllConnections() {
   for (auto& c : live) (void)c->Close();
   // The last references may go here, without the GIL: nothing of Python is left in them.
   live.clear();
+  // Threads still running (e.g. of a connect that failed, closing on a thread of its own) do
+  // not take the GIL from here on.
+  ClosePythonGate();
 }
 
 struct PyConnection {
@@ -115,7 +120,8 @@ void BindConnection(nb::module_& m) {
       .def_prop_ro("request_timeout_ms", &PyConnection::RequestTimeoutMs)
       .def("metrics", &PyConnection::Metrics);
   m.def("_close_all_connections", &CloseAllConnections,
-        "Closes every connection this process opened that is still open (at exit, before finalization).");
+        "Closes every connection this process opened that is still open, then keeps native threads out of "
+        "Python (at exit, before finalization; once).");
 }
 
 }  // namespace fluss::py

@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+#include "python_gate.h"
+
 namespace fluss::py {
 
 namespace nb = nanobind;
@@ -30,12 +32,11 @@ class LoopQueue {
   /// waits for them any more.
   explicit LoopQueue(nb::object wake) : wake_(wake.release().ptr()) {}
   ~LoopQueue() {
-    // Leaked when the interpreter is going away (see PyRef in bridge.h).
-    if (!Py_IsInitialized() || _Py_IsFinalizing()) return;
-    PyGILState_STATE s = PyGILState_Ensure();
+    // Leaked when the interpreter is going away (python_gate.h).
+    PythonScope py;
+    if (!py.admitted()) return;
     items_.clear();
     Py_DECREF(wake_);
-    PyGILState_Release(s);
   }
   LoopQueue(const LoopQueue&) = delete;
   LoopQueue& operator=(const LoopQueue&) = delete;
@@ -49,8 +50,8 @@ class LoopQueue {
       scheduled_ = true;
       ++wakes_;
     }
-    if (!Py_IsInitialized() || _Py_IsFinalizing()) return;  // nobody will take them
-    nb::gil_scoped_acquire gil;
+    PythonScope py;
+    if (!py.admitted()) return;  // the interpreter is going away: nobody will take them
     if (PyObject* r = PyObject_CallNoArgs(wake_)) {
       Py_DECREF(r);
       return;
