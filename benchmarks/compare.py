@@ -44,7 +44,8 @@ sys.path.insert(0, HERE)
 from driver import PK_OPTIONS, add_pk_options, pk_option_argv  # noqa: E402
 
 # Phase order in the report (W5's levels, W5.inflight_<n>, follow in the order of n).
-PHASES = ["W1.append_dicts", "W1.read_to_arrow", "W1.poll_records", "W1b.append_tuples", "W2.write_arrow_batch", "W3.scan_all", "W3.scan_one_col",
+PHASES = ["W1.append_dicts", "W1.read_to_arrow", "W1.poll_records", "W1b.append_tuples", "W2.write_arrow_batch", "W3.scan_all", "W3.scan_all_warm",
+          "W3.scan_one_col",
           "W3.first_batch", "W4.insert", "W4.update"]
 
 

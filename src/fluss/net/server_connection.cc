@@ -9,6 +9,7 @@
 #include "fluss/protocol/errors.h"
 #include "fluss/protocol/frame.h"
 #include "fluss/util/bytes.h"
+#include "fluss/util/huge_pages.h"
 #include "fluss/util/log.h"
 
 namespace fluss::net {
@@ -16,6 +17,7 @@ namespace fluss::net {
 using protocol::ApiKey;
 
 namespace {
+
 constexpr int32_t kMaxResponseFrame = 1 << 30;  // 1 GiB: larger means a corrupt stream
 // The rest of a response frame at least this large is awaited with SO_RCVLOWAT (bytes), in
 // steps of at most kLowWatermarkCap bytes (see SetReceiveLowWatermark).
@@ -26,7 +28,18 @@ constexpr size_t kResponseHeaderSize = 5;
 // Frames from this size have their response header read first, so that a FetchLog answer's
 // records are placed as they arrive (protocol/fetch_log_placement.h).
 constexpr size_t kPlaceRecordsFrom = 64 * 1024;
+
+/// A buffer for a response frame of `size` bytes, not zero-filled (every byte is read into it).
+/// A large one (a FetchLog answer, whose records the scan keeps) is huge-page memory.
+std::shared_ptr<uint8_t[]> NewFrame(size_t size) {
+  if (size > util::huge_pages::kSliceMax) {
+    if (uint8_t* p = util::huge_pages::Allocate(size))
+      return std::shared_ptr<uint8_t[]>(p, [size](uint8_t* q) { util::huge_pages::Free(q, size); });
+  }
+  return std::make_shared_for_overwrite<uint8_t[]>(size);
 }
+
+}  // namespace
 
 ServerConnection::ServerConnection(asio::io_context& io, ServerEndpoint endpoint,
                                    int64_t connect_timeout_ms, int64_t handshake_timeout_ms,
@@ -297,9 +310,8 @@ void ServerConnection::StartRead() {
                            ": is this a Fluss server?"));
       return;
     }
-    // Not zero-filled: every byte is read into it.
     incoming_ = Incoming{};
-    incoming_.frame = std::make_shared_for_overwrite<uint8_t[]>(static_cast<size_t>(len));
+    incoming_.frame = NewFrame(static_cast<size_t>(len));
     incoming_.size = static_cast<size_t>(len);
     // Small answers are read whole; only a large one may be a FetchLog worth placing.
     incoming_.header_read = incoming_.size < kPlaceRecordsFrom;

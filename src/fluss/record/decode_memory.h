@@ -1,5 +1,5 @@
-// The memory pool Arrow allocates decoded log batches from: the default pool, refusing any one
-// allocation over the limit set for the decode running on the calling thread. A compressed
+// The memory pool Arrow allocates decoded log batches from: huge-page memory (util/huge_pages.h),
+// refusing any one allocation over the limit set for the decode running on the calling thread. A compressed
 // ARROW body declares each buffer's uncompressed size and Arrow allocates what it declares, so
 // without a limit a few bytes from a faulty or hostile server could make the client allocate
 // gigabytes (found by tests/fuzz/log_records_fuzz).
