@@ -25,7 +25,7 @@ using fluss::ParseClientOptions;
 using fluss::StatusCode;
 using Props = std::map<std::string, std::string>;
 
-ClientOptions MustParse(const Props& p) {
+ClientOptions MustParseOptions(const Props& p) {
   auto r = ParseClientOptions(p);
   EXPECT_TRUE(r.ok()) << r.status().ToString();
   return r.ok() ? *r : ClientOptions{};
@@ -36,7 +36,7 @@ constexpr int64_t kMiB = 1024 * 1024;
 
 TEST(Config, DefaultsWhenEmpty) {
   // The defaults documented in config.h (which follow the Java client's defaults).
-  auto o = MustParse({});
+  auto o = MustParseOptions({});
   EXPECT_EQ(o.bootstrap_servers, "127.0.0.1:9123");
   EXPECT_EQ(o.request_max_size, 10 * kMiB);
   EXPECT_EQ(o.writer_acks, -1);
@@ -54,7 +54,7 @@ TEST(Config, DefaultsWhenEmpty) {
 }
 
 TEST(Config, SeedKeys) {
-  auto o = MustParse({{"bootstrap.servers", " host-a:9123,host-b:9124 "},
+  auto o = MustParseOptions({{"bootstrap.servers", " host-a:9123,host-b:9124 "},
                       {"request.max.size", "1mb"},
                       {"writer.acks", "1"},
                       {"writer.retries", "3"},
@@ -67,7 +67,7 @@ TEST(Config, SeedKeys) {
 }
 
 TEST(Config, JavaKeysWithUnits) {
-  auto o = MustParse({{"client.writer.request-max-size", "2 mb"},
+  auto o = MustParseOptions({{"client.writer.request-max-size", "2 mb"},
                       {"client.writer.acks", "all"},
                       {"client.writer.retries", "0"},
                       {"client.writer.batch-size", "1024"},  // plain bytes
@@ -99,21 +99,21 @@ TEST(Config, JavaKeysWithUnits) {
 
 TEST(Config, MoreUnitSpellings) {
   // Sizes: b/bytes, k/kb/kib, m/mb/mib, g/gb/gib; a fraction is allowed (1.5 kb = 1536 bytes).
-  EXPECT_EQ(MustParse({{"writer.batch.size", "100 bytes"}}).writer_batch_size, 100);
-  EXPECT_EQ(MustParse({{"writer.batch.size", "100b"}}).writer_batch_size, 100);
-  EXPECT_EQ(MustParse({{"writer.batch.size", "3k"}}).writer_batch_size, 3 * kKiB);
-  EXPECT_EQ(MustParse({{"writer.batch.size", "1.5 kb"}}).writer_batch_size, 1536);
-  EXPECT_EQ(MustParse({{"writer.batch.size", "2m"}}).writer_batch_size, 2 * kMiB);
-  EXPECT_EQ(MustParse({{"writer.batch.size", "1mib"}}).writer_batch_size, kMiB);
+  EXPECT_EQ(MustParseOptions({{"writer.batch.size", "100 bytes"}}).writer_batch_size, 100);
+  EXPECT_EQ(MustParseOptions({{"writer.batch.size", "100b"}}).writer_batch_size, 100);
+  EXPECT_EQ(MustParseOptions({{"writer.batch.size", "3k"}}).writer_batch_size, 3 * kKiB);
+  EXPECT_EQ(MustParseOptions({{"writer.batch.size", "1.5 kb"}}).writer_batch_size, 1536);
+  EXPECT_EQ(MustParseOptions({{"writer.batch.size", "2m"}}).writer_batch_size, 2 * kMiB);
+  EXPECT_EQ(MustParseOptions({{"writer.batch.size", "1mib"}}).writer_batch_size, kMiB);
   // Durations: ms, s/sec/seconds, min/m/minutes, h/hours.
-  EXPECT_EQ(MustParse({{"client.writer.batch-timeout", "0"}}).writer_batch_timeout_ms, 0);
-  EXPECT_EQ(MustParse({{"client.writer.batch-timeout", "3 seconds"}}).writer_batch_timeout_ms, 3000);
-  EXPECT_EQ(MustParse({{"client.writer.batch-timeout", "2m"}}).writer_batch_timeout_ms, 120000);
-  EXPECT_EQ(MustParse({{"client.writer.batch-timeout", "1 hours"}}).writer_batch_timeout_ms, 3600000);
+  EXPECT_EQ(MustParseOptions({{"client.writer.batch-timeout", "0"}}).writer_batch_timeout_ms, 0);
+  EXPECT_EQ(MustParseOptions({{"client.writer.batch-timeout", "3 seconds"}}).writer_batch_timeout_ms, 3000);
+  EXPECT_EQ(MustParseOptions({{"client.writer.batch-timeout", "2m"}}).writer_batch_timeout_ms, 120000);
+  EXPECT_EQ(MustParseOptions({{"client.writer.batch-timeout", "1 hours"}}).writer_batch_timeout_ms, 3600000);
   // acks: "-1" is the same as "all"; "0" means fire and forget.
-  EXPECT_EQ(MustParse({{"writer.acks", "-1"}}).writer_acks, -1);
-  EXPECT_EQ(MustParse({{"writer.acks", " ALL "}}).writer_acks, -1);
-  EXPECT_EQ(MustParse({{"writer.acks", "0"}}).writer_acks, 0);
+  EXPECT_EQ(MustParseOptions({{"writer.acks", "-1"}}).writer_acks, -1);
+  EXPECT_EQ(MustParseOptions({{"writer.acks", " ALL "}}).writer_acks, -1);
+  EXPECT_EQ(MustParseOptions({{"writer.acks", "0"}}).writer_acks, 0);
 }
 
 // Expects InvalidArgument whose message contains `key` (and `more`, if given).
@@ -233,7 +233,7 @@ TEST(ConfigKeys, RangesAreTheParsersLimits) {
   EXPECT_EQ(ConfigKindName(batch->kind), "bytes");
   EXPECT_EQ(batch->min, 1);
   EXPECT_EQ(batch->max, INT32_MAX);
-  EXPECT_EQ(MustParse({{"writer.batch-size", "2147483647"}}).writer_batch_size, INT32_MAX);
+  EXPECT_EQ(MustParseOptions({{"writer.batch-size", "2147483647"}}).writer_batch_size, INT32_MAX);
   ExpectRejected({{"writer.batch-size", "2147483648"}}, "writer.batch-size", "out of range (1..2147483647 bytes)");
   const ConfigKeyInfo* polls = FindConfigKey("client.scanner.log.max-poll-records");
   ASSERT_NE(polls, nullptr);
@@ -243,7 +243,7 @@ TEST(ConfigKeys, RangesAreTheParsersLimits) {
   const ConfigKeyInfo* wait = FindConfigKey("scanner.log.fetch.wait-max-time-ms");
   ASSERT_NE(wait, nullptr);
   EXPECT_EQ(wait->max, INT32_MAX);  // an int32 on the wire: longer saturates
-  EXPECT_EQ(MustParse({{"scanner.log.fetch.wait-max-time-ms", "1000 h"}}).fetch_wait_max_time_ms, INT32_MAX);
+  EXPECT_EQ(MustParseOptions({{"scanner.log.fetch.wait-max-time-ms", "1000 h"}}).fetch_wait_max_time_ms, INT32_MAX);
   const ConfigKeyInfo* connect = FindConfigKey("connect-timeout");
   ASSERT_NE(connect, nullptr);
   EXPECT_EQ(connect->key, "client.connect-timeout");
@@ -282,7 +282,7 @@ TEST(ConfigKeys, TwoSpellingsOfOneKey) {
                  "'client.writer.acks' set the same property");
   ExpectRejected({{"request.max.size", "1mb"}, {"client.writer.request-max-size", "1mb"}}, "request.max.size",
                  "'client.writer.request-max-size' set the same property");
-  EXPECT_EQ(MustParse({{"writer.batch.size", "1kb"}}).writer_batch_size, kKiB);
+  EXPECT_EQ(MustParseOptions({{"writer.batch.size", "1kb"}}).writer_batch_size, kKiB);
 }
 }  // namespace
 

@@ -7,7 +7,6 @@ namespace fluss::protocol {
 
 namespace {
 
-constexpr size_t kRecordsAlignment = 8;  // as ParseFetchLogResponse aligns them
 constexpr size_t kMaxVarint = 10;
 constexpr size_t kMaxTag = 5;  // as protobuf reads a tag
 

@@ -27,6 +27,9 @@
 
 namespace fluss::protocol {
 
+/// The alignment records payloads are placed at, and ParseFetchLogResponse moves them to.
+inline constexpr size_t kRecordsAlignment = 8;
+
 /// A records payload received `shift` bytes before its offset in the body as sent.
 struct PlacedRecords {
   size_t offset = 0;  ///< of the payload in the body as sent

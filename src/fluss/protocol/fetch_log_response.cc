@@ -8,7 +8,6 @@ namespace fluss::protocol {
 
 namespace {
 
-constexpr size_t kRecordsAlignment = 8;
 constexpr int kVarint = 0;
 constexpr int kBytes = 2;  // length-delimited
 

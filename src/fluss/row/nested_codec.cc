@@ -13,10 +13,9 @@ namespace fluss::row {
 
 using util::GetLe;
 using util::PutLe;
+using util::RoundUpTo8;
 
 namespace {
-
-size_t RoundUpTo8(size_t n) { return (n + 7) & ~size_t{7}; }
 
 /// Bytes of one element slot in a BinaryArray (Java BinaryArray.calculateFixLengthPartSize):
 /// a fixed-width scalar's own width, 8 for everything else.

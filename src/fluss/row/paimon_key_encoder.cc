@@ -6,11 +6,7 @@
 
 namespace fluss::row {
 
-namespace {
-
-size_t RoundUpTo8(size_t n) { return (n + 7) & ~size_t{7}; }
-
-}  // namespace
+using util::RoundUpTo8;
 
 Result<PaimonKeyEncoder> PaimonKeyEncoder::Create(std::shared_ptr<arrow::Schema> schema,
                                                   std::vector<int> key_columns) {

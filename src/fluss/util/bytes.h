@@ -52,6 +52,9 @@ inline void AppendLe(std::string* out, T v) {
 // bit pattern, so a negative int32 takes 5 bytes and a negative int64 10 bytes. Protobuf varints
 // are the same encoding of a uint64 (an int32 field is sign-extended to 64 bits first).
 
+/// `n` rounded up to a multiple of 8 (the word alignment of binary rows and their variable parts).
+inline constexpr size_t RoundUpTo8(size_t n) { return (n + 7) & ~size_t{7}; }
+
 inline constexpr size_t kMaxVarint32Bytes = 5;
 inline constexpr size_t kMaxVarint64Bytes = 10;
 
