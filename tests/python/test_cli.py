@@ -348,7 +348,7 @@ async def test_produce_jsonl_into_a_primary_key_table(bootstrap_servers, conn, a
 async def test_produce_parquet_into_a_partitioned_table(bootstrap_servers, conn, admin, db, tmp_path):
     s = bootstrap_servers
     path = await create_served(s, admin, db, "events", "--schema",
-                               "id BIGINT, region STRING, v DOUBLE, attrs MAP<STRING, INT>", "--partition-by",
+                               "id BIGINT, region STRING, v DOUBLE, attrs MAP<STRING, INT>, raw BYTES", "--partition-by",
                                "region", "--buckets", "1")
     src = tmp_path / "events.parquet"
     pq.write_table(pa.table({
@@ -356,6 +356,7 @@ async def test_produce_parquet_into_a_partitioned_table(bootstrap_servers, conn,
         "region": ["US", "EU", "US"],
         "v": [1.5, 2.5, 3.5],
         "attrs": pa.array([[("a", 1)], None, []], pa.map_(pa.string(), pa.int32())),
+        "raw": pa.array([b"\x00\x01", None, b""], pa.binary()),  # Parquet's own bytes, not base64 text
     }), src)
     err = cli(s, "produce", f"{db}.events", str(src), rc=1)
     assert "PARTITION_NOT_EXISTS (36)" in err and "--create-partitions" not in err
@@ -367,13 +368,13 @@ async def test_produce_parquet_into_a_partitioned_table(bootstrap_servers, conn,
     scanner = await table.new_scan().create_batch_scanner()
     scanner.subscribe_partition_buckets({(pid, 0): fluss.EARLIEST_OFFSET for pid in parts.values()})
     got = sorted(scanner.to_arrow().to_pylist(), key=lambda r: r["id"])
-    assert got == [{"id": 1, "region": "US", "v": 1.5, "attrs": [("a", 1)]},
-                   {"id": 2, "region": "EU", "v": 2.5, "attrs": None},
-                   {"id": 3, "region": "US", "v": 3.5, "attrs": []}]
+    assert got == [{"id": 1, "region": "US", "v": 1.5, "attrs": [("a", 1)], "raw": b"\x00\x01"},
+                   {"id": 2, "region": "EU", "v": 2.5, "attrs": None, "raw": None},
+                   {"id": 3, "region": "US", "v": 3.5, "attrs": [], "raw": b""}]
     lines = cli(s, "tail", f"{db}.events", "--format", "jsonl", "--limit", "3").splitlines()
-    assert sorted(lines) == ['{"id": 1, "region": "US", "v": 1.5, "attrs": {"a": 1}}',
-                             '{"id": 2, "region": "EU", "v": 2.5, "attrs": null}',
-                             '{"id": 3, "region": "US", "v": 3.5, "attrs": {}}']
+    assert sorted(lines) == ['{"id": 1, "region": "US", "v": 1.5, "attrs": {"a": 1}, "raw": "AAE="}',
+                             '{"id": 2, "region": "EU", "v": 2.5, "attrs": null, "raw": null}',
+                             '{"id": 3, "region": "US", "v": 3.5, "attrs": {}, "raw": ""}']
     out = cli(s, "describe", f"{db}.events").splitlines()
     assert out[1] == "kind: log table, partitioned"
     i = out.index("partitions:")

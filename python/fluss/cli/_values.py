@@ -198,8 +198,9 @@ def _decoder(dtype: pa.DataType) -> Callable[[Any], Any]:
 
 def convert_column(column: pa.Array, dtype: pa.DataType, fmt: str) -> pa.Array:
     """``column`` as read with ``read_type(dtype, fmt)``, converted to ``dtype`` value by value.
-    Raises ValueError naming the first value that does not convert."""
-    if not _needs_python(dtype, fmt):
+    A column of another type (a Parquet file's own binary, date or time column) is taken as it
+    is. Raises ValueError naming the first value that does not convert."""
+    if not _needs_python(dtype, fmt) or column.type != read_type(dtype, fmt):
         return column
     decode = _decoder(dtype)
     values: List[Optional[Any]] = [None if v is None else decode(v) for v in column.to_pylist()]
